@@ -1,0 +1,65 @@
+"""The ``study`` command: argument parsing and printing only; the work is in :mod:`study.build`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from .build import load_document
+from .errors import StudyError
+from .model import Document
+
+
+class _Group(click.Group):
+    """Turns every :class:`StudyError` into ``Error: path:line: message`` and exit status 1."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except StudyError as e:
+            raise click.ClickException(str(e)) from None
+
+
+@click.group(cls=_Group)
+@click.version_option(package_name="study")
+def cli() -> None:
+    """Study the ritual texts of 《礼经本义》: inspect them, list their terms, build Anki decks,
+    and serve the web quiz."""
+
+
+def _existing(path_type: type = Path) -> click.Path:
+    return click.Path(exists=True, dir_okay=False, path_type=path_type)
+
+
+def _warn(doc: Document) -> None:
+    for w in doc.warnings:
+        click.echo(f"warning: {w}", err=True)
+
+
+@cli.command()
+@click.argument("path", type=_existing())
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document (the fixed interface).")
+def inspect(path: Path, as_json: bool) -> None:
+    """Show the rites, stages and passages of a text.
+
+    Example: study inspect decks/texts/004_b33f8e7c4f66e3ba.txt --json
+    """
+    doc = load_document(path)
+    _warn(doc)
+    if as_json:
+        json.dump(doc.to_dict(), sys.stdout, ensure_ascii=False, indent=1)
+        click.echo()
+        return
+    click.echo(doc.file)
+    for rite in doc.rites:
+        click.echo(f"{rite.name}  ({len(rite.stages)} stages)")
+        for n, stage in enumerate(rite.stages, 1):
+            name = stage.name or "(unnamed, the excerpt ends here)"
+            modern = f" — {stage.modern_name}" if stage.modern_name else ""
+            where = f"line {stage.line}" if stage.line else "no heading"
+            click.echo(f"  {n:>2}. {name}{modern}  [{len(stage.passages)} passages, {where}]")
+    if doc.translation:
+        click.echo(f"{len(doc.translation)} lines of modern translation")

@@ -1,0 +1,158 @@
+"""The data model: frozen dataclasses from a text file down to a commentary segment.
+
+Provenance (file, line numbers) is kept out of equality, as in sqlite-utils' parser, so that
+tests compare values while messages can still point at the text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class LineKind(str, Enum):
+    """What one physical line of a text file is."""
+
+    BLANK = "blank"
+    TITLE = "title"
+    CLASSICAL = "classical"
+    TRANSLATION = "translation"
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One commentary segment (the contents of 【…】, split at each commentator)."""
+
+    text: str
+    speaker: str | None = None
+    line: int = field(default=0, compare=False)
+    truncated: bool = field(default=False, compare=False)  # cut by the excerpt's edge
+    translation: str | None = field(default=None, compare=False)
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {"speaker": self.speaker, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A run of a passage in source order: classical text, commentary body, or a mark like 【句】."""
+
+    kind: str  # "text" | "commentary" | "mark"
+    text: str
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One paragraph of classical text with its commentary split out into segments."""
+
+    text: str
+    commentary: tuple[Segment, ...] = ()
+    lines: tuple[int, ...] = field(default=(), compare=False)
+    pieces: tuple[Piece, ...] = field(default=(), compare=False)
+    translation: str | None = field(default=None, compare=False)
+    translation_lines: tuple[int, ...] = field(default=(), compare=False)
+
+    @property
+    def span(self) -> tuple[int, int]:
+        """First and last source line."""
+        return (min(self.lines), max(self.lines)) if self.lines else (0, 0)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "text": self.text,
+            "commentary": [s.to_dict() for s in self.commentary],
+            "translation": self.translation,
+            "lines": list(self.span),
+        }
+
+
+@dataclass(frozen=True)
+class Stage:
+    """An ordered rite stage, closed in the text by a 「右…」 heading (or unnamed at the end)."""
+
+    id: str
+    name: str | None
+    passages: tuple[Passage, ...]
+    notes: str = ""
+    heading: str = ""  # the heading as written, 右 included
+    line: int | None = field(default=None, compare=False)
+    modern_name: str | None = field(default=None, compare=False)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "modern_name": self.modern_name,
+            "notes": self.notes,
+            "line": self.line,
+            "passages": [p.to_dict() for p in self.passages],
+        }
+
+
+@dataclass(frozen=True)
+class Rite:
+    """One rite (a chapter of the 仪礼) and its stages in text order."""
+
+    name: str
+    stages: tuple[Stage, ...]
+    commentary: tuple[Segment, ...] = ()
+    line: int | None = field(default=None, compare=False)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"name": self.name, "stages": [s.to_dict() for s in self.stages]}
+
+    def stage(self, key: str) -> Stage | None:
+        """The stage with this id, or the first with this name."""
+        for s in self.stages:
+            if key in (s.id, s.name):
+                return s
+        return None
+
+
+@dataclass(frozen=True)
+class Title:
+    """A title line: book, collection, author, category or chapter."""
+
+    text: str
+    kind: str
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class TranslationLine:
+    """A line of modern-Chinese translation, with the chunk it follows."""
+
+    line: int
+    text: str
+    chunk: int  # index of the chunk (run of classical lines) this block renders
+
+
+@dataclass(frozen=True)
+class Document:
+    """One parsed text file."""
+
+    file: str
+    rites: tuple[Rite, ...]
+    titles: tuple[Title, ...] = ()
+    translation: tuple[TranslationLine, ...] = ()
+    line_kinds: tuple[LineKind, ...] = field(default=(), compare=False)
+    chunks: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def translation_lines(self) -> list[int]:
+        return [t.line for t in self.translation]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "file": self.file,
+            "rites": [r.to_dict() for r in self.rites],
+            "translation_lines": self.translation_lines,
+        }
+
+    def rite(self, name: str) -> Rite | None:
+        for r in self.rites:
+            if r.name == name:
+                return r
+        return None

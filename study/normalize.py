@@ -1,0 +1,63 @@
+"""Normalised forms for matching and search; display always keeps the text as written.
+
+Variants become standard characters (賔→宾, 髙→高, 乗→乘) through ``char-converter``, traditional
+becomes simplified through OpenCC, and a small reviewed table (``data/variants.yaml``) corrects
+what those libraries get wrong for this book.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+from importlib import resources
+
+import opencc
+import yaml
+from char_converter import CharConverter
+
+_PUNCT_CATEGORIES = ("P", "Z", "S", "C")
+
+
+@lru_cache(maxsize=1)
+def _overrides() -> dict[str, str]:
+    raw = resources.files("study").joinpath("data/variants.yaml").read_text("utf-8")
+    return {str(k): str(v) for k, v in (yaml.safe_load(raw) or {}).items()}
+
+
+@lru_cache(maxsize=1)
+def _converters() -> tuple[CharConverter, opencc.OpenCC]:
+    return CharConverter("v2s"), opencc.OpenCC("t2s.json")
+
+
+@lru_cache(maxsize=65536)
+def _char(ch: str) -> str:
+    overrides = _overrides()
+    if ch in overrides:
+        return overrides[ch]
+    variants, t2s = _converters()
+    return t2s.convert(variants.convert(ch)) or ch
+
+
+def normalize(text: str) -> str:
+    """The normalised form of ``text``: same length, variants and traditional forms replaced."""
+    overrides = _overrides()
+    out = []
+    for ch in text:
+        n = _char(ch) if ch not in overrides else overrides[ch]
+        out.append(n if len(n) == 1 else ch)
+    return "".join(out)
+
+
+def is_punct(ch: str) -> bool:
+    """True for punctuation, spaces and symbols (Chinese and ASCII alike)."""
+    return unicodedata.category(ch)[0] in _PUNCT_CATEGORIES
+
+
+def search_key(text: str) -> str:
+    """Normalised text without punctuation or spaces: the form used for matching answers."""
+    return "".join(ch for ch in normalize(text) if not is_punct(ch)).lower()
+
+
+def is_variant(ch: str) -> bool:
+    """True if ``ch`` is written differently from its normalised form."""
+    return _char(ch) != ch
