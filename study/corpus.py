@@ -201,8 +201,6 @@ class _Reader:
     def _close_commentary(self, *, truncated: bool = False) -> None:
         assert self.cur is not None and self.open_line is not None
         self.cur.pieces.append(Piece("commentary", "".join(self.open_buf), self.open_line))
-        if truncated:
-            self.cur.leading_fragment = self.cur.leading_fragment  # kept; flagged on the segment
         self.open_line, self.open_buf = None, []
 
 
@@ -390,15 +388,15 @@ def _assemble(path: str, lines: list[str], kinds: list[LineKind], reader: _Reade
     )
 
 
-def _translation(lines: list[str], kinds: list[LineKind]) -> tuple[tuple[TranslationLine, ...], tuple[tuple[int, ...], ...]]:
+def _translation(
+    lines: list[str], kinds: list[LineKind]
+) -> tuple[tuple[TranslationLine, ...], tuple[tuple[int, ...], ...]]:
     """Translation lines, each tagged with the chunk of classical lines before its block."""
     out: list[TranslationLine] = []
     chunks: list[tuple[int, ...]] = []
     current: list[int] = []
     for n, kind in enumerate(kinds, 1):
         if kind in (LineKind.CLASSICAL, LineKind.TITLE):
-            if current and out and out[-1].chunk == len(chunks) - 1 and chunks[-1] is not None and _after_block(kinds, n):
-                pass
             current.append(n)
         elif kind == LineKind.TRANSLATION:
             if current:
@@ -408,7 +406,3 @@ def _translation(lines: list[str], kinds: list[LineKind]) -> tuple[tuple[Transla
     if current:
         chunks.append(tuple(current))
     return tuple(out), tuple(chunks)
-
-
-def _after_block(kinds: list[LineKind], n: int) -> bool:
-    return n >= 2 and kinds[n - 2] == LineKind.TRANSLATION

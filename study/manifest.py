@@ -45,27 +45,27 @@ def parse_manifest(text: str, path: str) -> Manifest:
     texts: dict[str, TextEntry] = {}
     raw_texts = data.get("texts") or {}
     if not isinstance(raw_texts, dict):
-        problems.append((doc.line('texts'), f"texts must map file names to entries"))
+        problems.append((doc.line("texts"), f"texts must map file names to entries"))
         raw_texts = {}
     for file, entry in raw_texts.items():
         entry = entry or {}
         if not isinstance(entry, dict):
-            problems.append((doc.line('texts', file), f"{file}: entry must be a mapping"))
+            problems.append((doc.line("texts", file), f"{file}: entry must be a mapping"))
             continue
         for key in entry:
             if key not in ("rites", "juan", "first_rite", "translation"):
-                problems.append((doc.line('texts', file, key), f"{file}: unknown key {key!r}"))
+                problems.append((doc.line("texts", file, key), f"{file}: unknown key {key!r}"))
         rites = entry.get("rites") or []
         juan = entry.get("juan") or []
         if not isinstance(rites, list) or not all(isinstance(r, str) for r in rites):
-            problems.append((doc.line('texts', file, 'rites'), f"{file}: rites must be a list of names"))
+            problems.append((doc.line("texts", file, "rites"), f"{file}: rites must be a list of names"))
             rites = []
         if not isinstance(juan, list) or not all(isinstance(j, int) for j in juan):
-            problems.append((doc.line('texts', file, 'juan'), f"{file}: juan must be a list of numbers"))
+            problems.append((doc.line("texts", file, "juan"), f"{file}: juan must be a list of numbers"))
             juan = []
         first = entry.get("first_rite")
         if first is not None and not isinstance(first, str):
-            problems.append((doc.line('texts', file, 'first_rite'), f"{file}: first_rite must be a name"))
+            problems.append((doc.line("texts", file, "first_rite"), f"{file}: first_rite must be a name"))
             first = None
         texts[str(file)] = TextEntry(str(file), tuple(rites), tuple(juan), first, entry.get("translation"))
     if problems:

@@ -10,9 +10,25 @@ from .normalize import normalize
 # The seventeen chapters of the 仪礼, in normalised form; a line that is exactly one of these
 # (or a rite the manifest names) opens a new rite.
 CHAPTERS = (
-    "士冠礼", "士昏礼", "士相见礼", "乡饮酒礼", "乡射礼", "燕礼", "大射仪", "大射", "聘礼",
-    "公食大夫礼", "觐礼", "丧服", "士丧礼", "既夕礼", "士虞礼", "特牲馈食礼", "少牢馈食礼",
-    "有司彻", "有司",
+    "士冠礼",
+    "士昏礼",
+    "士相见礼",
+    "乡饮酒礼",
+    "乡射礼",
+    "燕礼",
+    "大射仪",
+    "大射",
+    "聘礼",
+    "公食大夫礼",
+    "觐礼",
+    "丧服",
+    "士丧礼",
+    "既夕礼",
+    "士虞礼",
+    "特牲馈食礼",
+    "少牢馈食礼",
+    "有司彻",
+    "有司",
 )
 CATEGORIES = ("吉礼", "凶礼", "宾礼", "军礼", "嘉礼")
 _NUMERAL = "一二三四五六七八九十百〇零"

@@ -31,7 +31,9 @@ def _convert(node: yaml.Node, at: Path_, lines: dict[Path_, int]) -> Any:
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = yaml.safe_load(yaml.serialize(key_node)) if key_node.tag != "tag:yaml.org,2002:str" else key_node.value
+            key = (
+                yaml.safe_load(yaml.serialize(key_node)) if key_node.tag != "tag:yaml.org,2002:str" else key_node.value
+            )
             lines[(*at, key)] = key_node.start_mark.line + 1
             out[key] = _convert(value_node, (*at, key), lines)
             lines[(*at, key)] = key_node.start_mark.line + 1
