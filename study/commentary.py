@@ -50,7 +50,7 @@ def split_commentary(body: str, *, line: int = 0, truncated: bool = False) -> tu
             if start > 0 and m.group(2) == "曰" and norm[start - 1] in _BOUNDARY_BEFORE:
                 cuts.append(start)
         cuts.append(len(part))
-        for a, b in zip(cuts, cuts[1:]):
+        for a, b in zip(cuts, cuts[1:], strict=False):
             text = part[a:b].strip()
             if text:
                 segments.append(Segment(text, speaker_of(text), line, truncated))

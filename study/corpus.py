@@ -100,7 +100,7 @@ class _Reader:
 
     def read(self) -> None:
         cut = False
-        for n, (raw, kind) in enumerate(zip(self.lines, self.kinds), 1):
+        for n, (raw, kind) in enumerate(zip(self.lines, self.kinds, strict=True), 1):
             if kind == LineKind.TRANSLATION:
                 cut = True
                 continue
@@ -250,7 +250,7 @@ def _split_para(para: _Para) -> list[Passage | _Heading]:
         and (k == 0 or (pieces[k - 1].kind == "commentary" and _mid_line_heading(p.text)))
     ]
     bounds = [0, *starts, len(pieces)]
-    for a, b in zip(bounds, bounds[1:]):
+    for a, b in zip(bounds, bounds[1:], strict=False):
         part = pieces[a:b]
         if not part:
             continue

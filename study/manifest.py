@@ -45,7 +45,7 @@ def parse_manifest(text: str, path: str) -> Manifest:
     texts: dict[str, TextEntry] = {}
     raw_texts = data.get("texts") or {}
     if not isinstance(raw_texts, dict):
-        problems.append((doc.line("texts"), f"texts must map file names to entries"))
+        problems.append((doc.line("texts"), "texts must map file names to entries"))
         raw_texts = {}
     for file, entry in raw_texts.items():
         entry = entry or {}

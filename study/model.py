@@ -7,10 +7,10 @@ tests compare values while messages can still point at the text.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 
-class LineKind(str, Enum):
+class LineKind(StrEnum):
     """What one physical line of a text file is."""
 
     BLANK = "blank"
