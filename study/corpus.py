@@ -176,14 +176,14 @@ class _Reader:
                     self._close_commentary()
                 elif not self.seen_bracket:
                     # The excerpt opens inside a commentary: what precedes is its tail.
-                    para.pieces.append(Piece("commentary", "".join(run), n))
+                    para.pieces.append(Piece("commentary", "".join(run), n, n, truncated=True))
                     para.leading_fragment = True
                     run.clear()
                     self.warnings.append(f"{self.path}:{n}: the text opens inside a commentary")
                 elif run and para.pieces and para.pieces[-1].kind == "commentary":
                     # A 】 closed the commentary too early: the text up to this one belongs to it.
                     last = para.pieces.pop()
-                    para.pieces.append(Piece("commentary", last.text + "".join(run), last.line))
+                    para.pieces.append(Piece("commentary", last.text + "".join(run), last.line, n))
                     run.clear()
                     self.warnings.append(
                         f"{self.path}:{n}: 】 without 【: the text before it is joined to the commentary"
@@ -200,23 +200,24 @@ class _Reader:
 
     def _close_commentary(self, *, truncated: bool = False) -> None:
         assert self.cur is not None and self.open_line is not None
-        self.cur.pieces.append(Piece("commentary", "".join(self.open_buf), self.open_line))
+        last = self.cur.lines[-1] if self.cur.lines else self.open_line
+        self.cur.pieces.append(Piece("commentary", "".join(self.open_buf), self.open_line, last, truncated))
         self.open_line, self.open_buf = None, []
 
 
-def _segments(pieces: Iterable[Piece], *, truncated_first: bool = False) -> tuple[Segment, ...]:
+def _segments(pieces: Iterable[Piece]) -> tuple[Segment, ...]:
     out: list[Segment] = []
-    for k, p in enumerate(pieces):
+    for p in pieces:
         if p.kind == "commentary":
-            out.extend(split_commentary(p.text, line=p.line, truncated=truncated_first and k == 0))
-    return out and tuple(out) or ()
+            out.extend(split_commentary(p.text, line=p.line, truncated=p.truncated))
+    return tuple(out)
 
 
-def _passage(pieces: list[Piece], lines: list[int], *, truncated_first: bool = False) -> Passage:
+def _passage(pieces: list[Piece], lines: list[int]) -> Passage:
     text = "".join(p.text for p in pieces if p.kind in ("text", "mark")).strip(_SPACES)
     return Passage(
         text=text,
-        commentary=_segments(pieces, truncated_first=truncated_first),
+        commentary=_segments(pieces),
         lines=tuple(sorted(set(lines))),
         pieces=tuple(pieces),
     )
@@ -240,7 +241,7 @@ def _split_para(para: _Para) -> list[Passage | _Heading]:
     pieces = list(para.pieces)
     out: list[Passage | _Heading] = []
     if para.leading_fragment and pieces and pieces[0].kind == "commentary":
-        out.append(_passage([pieces[0]], [pieces[0].line], truncated_first=True))
+        out.append(_passage([pieces[0]], [pieces[0].line]))
         pieces = pieces[1:]
     starts = [
         k
@@ -254,7 +255,7 @@ def _split_para(para: _Para) -> list[Passage | _Heading]:
         part = pieces[a:b]
         if not part:
             continue
-        lines = sorted({p.line for p in part}) or para.lines
+        lines = _part_lines(part, para)
         name = _heading_name(part[0].text) if a in starts else None
         if name is None:
             out.append(_passage(part, _part_lines(part, para)))
@@ -266,10 +267,9 @@ def _split_para(para: _Para) -> list[Passage | _Heading]:
 
 
 def _part_lines(part: list[Piece], para: _Para) -> list[int]:
-    lines = {p.line for p in part}
-    # Lines that continue a piece (an open commentary, a cut sentence) count too.
-    lo, hi = min(lines), max(lines)
-    return [n for n in para.lines if lo <= n <= hi] + [n for n in para.lines if n > hi and n in lines]
+    """The paragraph's lines that this part's pieces start on, run across, or close on."""
+    lo, hi = min(p.line for p in part), max(p.end for p in part)
+    return [n for n in para.lines if lo <= n <= hi]
 
 
 def _mid_line_heading(text: str) -> bool:

@@ -40,6 +40,12 @@ class Piece:
     kind: str  # "text" | "commentary" | "mark"
     text: str
     line: int = field(default=0, compare=False)
+    last_line: int = field(default=0, compare=False)  # where a commentary run across lines closes
+    truncated: bool = field(default=False, compare=False)  # cut by the excerpt's start or end
+
+    @property
+    def end(self) -> int:
+        return max(self.line, self.last_line)
 
 
 @dataclass(frozen=True)
