@@ -162,3 +162,75 @@ class Document:
             if r.name == name:
                 return r
         return None
+
+
+CATEGORIES = ("vessel", "implement", "garment", "action", "place", "role", "measure", "other")
+
+
+@dataclass(frozen=True)
+class Gloss:
+    """One definition of a term: from a commentary formula (with its place) or a curated source."""
+
+    gloss: str
+    speaker: str | None = None  # the commentator, or the reference work of a curated gloss
+    rite: str | None = None
+    stage: str | None = None  # stage name (None for the unnamed last stage or curated glosses)
+    file: str | None = None
+    line: int | None = None  # None for curated glosses
+    formula: str = field(default="curated", compare=False)
+    stage_id: str | None = field(default=None, compare=False)
+    context: str = field(default="", compare=False)  # the commentary clause it was read from
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "gloss": self.gloss,
+            "speaker": self.speaker,
+            "rite": self.rite,
+            "stage": self.stage,
+            "file": self.file,
+            "line": self.line,
+        }
+
+
+@dataclass(frozen=True)
+class Example:
+    """A classical sentence that uses a term."""
+
+    text: str
+    file: str
+    line: int
+    rite: str
+    stage_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Term:
+    """A headword with its reading, category, glosses, example and frequency per rite."""
+
+    term: str  # as written (賔, 乗矢)
+    normalized: str
+    pinyin: str
+    category: str
+    glosses: tuple[Gloss, ...]
+    example: Example | None = None
+    frequency: tuple[tuple[str, int], ...] = ()  # (rite, occurrences in its classical text)
+    curated: bool = field(default=False, compare=False)
+
+    @property
+    def total_frequency(self) -> int:
+        return sum(n for _, n in self.frequency)
+
+    @property
+    def rites(self) -> tuple[str, ...]:
+        return tuple(r for r, n in self.frequency if n)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "term": self.term,
+            "normalized": self.normalized,
+            "pinyin": self.pinyin,
+            "category": self.category,
+            "frequency": dict(self.frequency),
+            "glosses": [g.to_dict() for g in self.glosses],
+            "example": self.example.text if self.example else None,
+        }
