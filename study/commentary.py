@@ -37,10 +37,18 @@ def speaker_of(text: str) -> str | None:
     return text[: len(m.group(1))] if m else None
 
 
-def split_commentary(body: str, *, line: int = 0, truncated: bool = False) -> tuple[Segment, ...]:
-    """Segments of one commentary body, split at full-width spaces and at each NAME曰."""
+def split_commentary(
+    body: str, *, line: int = 0, truncated: bool = False, breaks: tuple[tuple[int, int], ...] = ()
+) -> tuple[Segment, ...]:
+    """Segments of one commentary body, split at full-width spaces and at each NAME曰.
+
+    ``breaks`` lists the offsets where a commentary cut by a chunk runs on to a later line; each
+    segment keeps its own start line and run-ons.
+    """
     segments: list[Segment] = []
+    base = 0
     for part in body.split(SEPARATOR):
+        offset, base = base, base + len(part) + 1
         if not part.strip():
             continue
         norm = normalize(part)
@@ -51,7 +59,17 @@ def split_commentary(body: str, *, line: int = 0, truncated: bool = False) -> tu
                 cuts.append(start)
         cuts.append(len(part))
         for a, b in zip(cuts, cuts[1:], strict=False):
-            text = part[a:b].strip()
-            if text:
-                segments.append(Segment(text, speaker_of(text), line, truncated))
+            raw = part[a:b]
+            text = raw.strip()
+            if not text:
+                continue
+            start = offset + a + (len(raw) - len(raw.lstrip()))
+            seg_line = line
+            local: list[tuple[int, int]] = []
+            for at, n in breaks:
+                if at <= start:
+                    seg_line = n
+                elif at < start + len(text):
+                    local.append((at - start, n))
+            segments.append(Segment(text, speaker_of(text), seg_line, truncated, breaks=tuple(local)))
     return tuple(segments)

@@ -87,6 +87,7 @@ class _Reader:
         self.cur: _Para | None = None
         self.open_line: int | None = None
         self.open_buf: list[str] = []
+        self.open_breaks: list[tuple[int, int]] = []  # (offset in the body, line) where it runs on
         self.seen_bracket = False
         self.warnings: list[str] = []
 
@@ -142,6 +143,8 @@ class _Reader:
                 self.cur = _Para()
         assert self.cur is not None
         self.cur.lines.append(n)
+        if self.open_line is not None:
+            self.open_breaks.append((len(self.open_buf), n))
         self._scan(n, line)
 
     def _scan(self, n: int, line: str) -> None:
@@ -170,7 +173,7 @@ class _Reader:
                     )
                 flush_run()
                 self.seen_bracket = True
-                self.open_line, self.open_buf = n, []
+                self.open_line, self.open_buf, self.open_breaks = n, [], []
             elif ch == "】":
                 if self.open_line is not None:
                     self._close_commentary()
@@ -201,15 +204,17 @@ class _Reader:
     def _close_commentary(self, *, truncated: bool = False) -> None:
         assert self.cur is not None and self.open_line is not None
         last = self.cur.lines[-1] if self.cur.lines else self.open_line
-        self.cur.pieces.append(Piece("commentary", "".join(self.open_buf), self.open_line, last, truncated))
-        self.open_line, self.open_buf = None, []
+        body = "".join(self.open_buf)
+        piece = Piece("commentary", body, self.open_line, last, truncated, tuple(self.open_breaks))
+        self.cur.pieces.append(piece)
+        self.open_line, self.open_buf, self.open_breaks = None, [], []
 
 
 def _segments(pieces: Iterable[Piece]) -> tuple[Segment, ...]:
     out: list[Segment] = []
     for p in pieces:
         if p.kind == "commentary":
-            out.extend(split_commentary(p.text, line=p.line, truncated=p.truncated))
+            out.extend(split_commentary(p.text, line=p.line, truncated=p.truncated, breaks=p.breaks))
     return tuple(out)
 
 
@@ -369,6 +374,7 @@ def _assemble(path: str, lines: list[str], kinds: list[LineKind], reader: _Reade
                         notes=part.notes,
                         heading=part.heading,
                         line=part.line,
+                        note_commentary=_segments(part.pieces),
                     )
                 )
                 pending = []

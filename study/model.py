@@ -28,6 +28,15 @@ class Segment:
     line: int = field(default=0, compare=False)
     truncated: bool = field(default=False, compare=False)  # cut by the excerpt's edge
     translation: str | None = field(default=None, compare=False)
+    breaks: tuple[tuple[int, int], ...] = field(default=(), compare=False)  # (offset, line) run-ons
+
+    def line_at(self, offset: int) -> int:
+        """The source line of the character at ``offset`` in :attr:`text`."""
+        line = self.line
+        for start, n in self.breaks:
+            if offset >= start:
+                line = n
+        return line
 
     def to_dict(self) -> dict[str, str | None]:
         return {"speaker": self.speaker, "text": self.text}
@@ -42,6 +51,7 @@ class Piece:
     line: int = field(default=0, compare=False)
     last_line: int = field(default=0, compare=False)  # where a commentary run across lines closes
     truncated: bool = field(default=False, compare=False)  # cut by the excerpt's start or end
+    breaks: tuple[tuple[int, int], ...] = field(default=(), compare=False)  # (offset, line) run-ons
 
     @property
     def end(self) -> int:
@@ -84,6 +94,20 @@ class Stage:
     heading: str = ""  # the heading as written, 右 included
     line: int | None = field(default=None, compare=False)
     modern_name: str | None = field(default=None, compare=False)
+    note_commentary: tuple[Segment, ...] = field(default=(), compare=False)  # the 【…】 of the notes
+
+    @property
+    def note_text(self) -> str:
+        """The classical words of the heading's notes, without their commentary."""
+        out, depth = [], 0
+        for ch in self.notes:
+            if ch == "【":
+                depth += 1
+            elif ch == "】":
+                depth = max(depth - 1, 0)
+            elif not depth:
+                out.append(ch)
+        return "".join(out)
 
     def to_dict(self) -> dict[str, object]:
         return {
