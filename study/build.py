@@ -9,9 +9,10 @@ from pathlib import Path
 
 from .align import align_document
 from .corpus import parse_corpus
-from .errors import CorpusFormatError, UnknownRiteError
+from .errors import CorpusFormatError, GlossaryError, UnknownRiteError
+from .glossary import CURATED_FILE, build_terms, load_curated
 from .manifest import Manifest, find_manifest
-from .model import Document, Rite
+from .model import Document, Rite, Term
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -69,6 +70,19 @@ class Corpus:
             if d.file == file:
                 return d
         return None
+
+
+def default_glossary_path() -> Path:
+    return decks_dir() / CURATED_FILE
+
+
+def load_terms(documents: Sequence[Document], glossary: Path | None = None) -> list[Term]:
+    """The terms of ``documents`` merged with the curated glossary (default ``decks/glossary.yaml``)."""
+    path = glossary if glossary is not None else default_glossary_path()
+    curated = load_curated(path) if path.is_file() else None
+    if glossary is not None and curated is None:
+        raise GlossaryError("no such glossary file", path=str(glossary), line=None)
+    return build_terms(documents, curated)
 
 
 def load_corpus(paths: Iterable[Path] | None = None) -> Corpus:

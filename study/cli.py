@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import sys
 from pathlib import Path
 
 import click
 
-from .build import load_document
+from .build import load_document, load_terms
 from .errors import StudyError
+from .glossary import filter_terms
 from .model import Document
 
 
@@ -63,3 +65,41 @@ def inspect(path: Path, as_json: bool) -> None:
             click.echo(f"  {n:>2}. {name}{modern}  [{len(stage.passages)} passages, {where}]")
     if doc.translation:
         click.echo(f"{len(doc.translation)} lines of modern translation")
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=_existing())
+@click.option("--rite", help="Only the terms used or glossed in this rite.")
+@click.option("--json", "fmt", flag_value="json", help="Print a JSON list (the fixed interface).")
+@click.option("--csv", "fmt", flag_value="csv", help="Print CSV: term, pinyin, category, gloss, source.")
+@click.option(
+    "--glossary",
+    type=_existing(),
+    help="Curated glossary to merge (default: decks/glossary.yaml).",
+)
+def terms(paths: tuple[Path, ...], rite: str | None, fmt: str | None, glossary: Path | None) -> None:
+    """List the terms of texts: headword, reading, category, glosses with their sources.
+
+    Example: study terms decks/texts/*.txt --rite 乡射礼 --json
+    """
+    documents = [load_document(p) for p in paths]
+    for doc in documents:
+        _warn(doc)
+    if rite is not None and not any(r.name == rite for d in documents for r in d.rites):
+        known = "、".join(r.name for d in documents for r in d.rites)
+        raise click.ClickException(f"unknown rite {rite!r} (known: {known})")
+    found = filter_terms(load_terms(documents, glossary), rite=rite)
+    if fmt == "json":
+        json.dump([t.to_dict() for t in found], sys.stdout, ensure_ascii=False, indent=1)
+        click.echo()
+    elif fmt == "csv":
+        out = csv.writer(sys.stdout)
+        out.writerow(["term", "normalized", "pinyin", "category", "frequency", "gloss", "source"])
+        for t in found:
+            for g in t.glosses:
+                where = f"{g.file}:{g.line}" if g.line else (g.speaker or g.file or "")
+                out.writerow([t.term, t.normalized, t.pinyin, t.category, t.total_frequency, g.gloss, where])
+    else:
+        for t in found:
+            glosses = "；".join(g.gloss for g in t.glosses[:3])
+            click.echo(f"{t.term}\t{t.pinyin}\t{t.category}\t{t.total_frequency}\t{glosses}")

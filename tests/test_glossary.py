@@ -1,0 +1,235 @@
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from study.build import load_terms
+from study.cli import cli
+from study.errors import GlossaryError
+from study.glossary import parse_curated
+from study.glosses import extract_glosses
+from study.normalize import normalize
+from tests.conftest import DATA, ROOT, TESHENG, TEXTS, XIANGSHE
+
+CORE_FORMULAS = {"ye", "ji", "you", "wei", "yue", "weizhi", "qi"}
+
+
+def _key(file: str, line: int, term: str) -> tuple[str, int, str]:
+    norm = normalize(term)
+    return file, line, norm.removesuffix("者") or norm
+
+
+@pytest.fixture(scope="session")
+def gold() -> dict[tuple[str, int, str], dict[str, str]]:
+    with (DATA / "glosses_gold.tsv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    assert len(rows) >= 150
+    return {_key(r["file"], int(r["line"]), r["term"]): r for r in rows}
+
+
+@pytest.fixture(scope="session")
+def vocabulary(gold) -> set[tuple[str, int, str]]:
+    """The gold rows that define vocabulary: a listed formula, a word (two characters at most,
+    or a headword of the reviewed lexicon) and a gloss of at most twelve characters."""
+    from study.lexicon import category_of
+
+    return {
+        k
+        for k, r in gold.items()
+        if r["formula"] in CORE_FORMULAS
+        and (len(r["term"]) <= 2 or category_of(r["term"]) is not None)
+        and len(r["gloss"]) <= 12
+    }
+
+
+@pytest.fixture(scope="session")
+def extracted(xiangshe, tesheng):
+    return extract_glosses(xiangshe) + extract_glosses(tesheng)
+
+
+def test_extraction_recall_and_precision_against_the_hand_checked_list(gold, vocabulary, extracted):
+    found = {_key(g.file, g.line, g.context) for g in extracted}
+    recall = len(vocabulary & found) / len(vocabulary)
+    recall_all = len(set(gold) & found) / len(gold)
+    precision = len(found & set(gold)) / len(found)
+    print(
+        f"glosses: {len(found)} extracted; gold {len(gold)} rows, {len(vocabulary)} vocabulary rows; "
+        f"recall {recall:.3f} (vocabulary), {recall_all:.3f} (all rows); precision {precision:.3f}"
+    )
+    assert recall >= 0.85
+    assert precision >= 0.9
+
+
+@pytest.mark.parametrize(
+    ("file", "line", "term", "gloss", "speaker"),
+    [
+        (TESHENG, 23, "脾", "尾骨", None),
+        (TESHENG, 23, "脡", "直", None),
+        (TESHENG, 23, "脡脊", "正脊", None),
+        (TESHENG, 8, "释", "留", None),
+        (TESHENG, 17, "诗", "承", "郑康成"),
+        (XIANGSHE, 2, "寻", "八尺", "郝仲舆"),
+        (XIANGSHE, 137, "揖", "推手", "贾洺州"),
+        (XIANGSHE, 137, "厌", "引手", "贾洺州"),
+        (XIANGSHE, 140, "楅", "盛矢之器", "郝仲舆"),
+        (XIANGSHE, 73, "挟", "夹", "郝仲舆"),
+        (XIANGSHE, 79, "获", "射中", "郝仲舆"),
+        (XIANGSHE, 77, "耦", "上下射相配", None),
+    ],
+)
+def test_known_glosses_are_found_with_speaker_and_line(extracted, file, line, term, gloss, speaker):
+    hits = [g for g in extracted if g.file == file and g.line == line and g.context == term]
+    assert hits, f"{term} not found at {file}:{line}"
+    assert any(g.gloss == gloss and g.speaker == speaker for g in hits), [(g.gloss, g.speaker) for g in hits]
+
+
+def test_reasons_are_not_glosses(extracted):
+    glosses = {(g.context, g.gloss) for g in extracted}
+    assert not any(gloss.endswith(("故", "尊大夫")) for _, gloss in glosses)
+    assert ("亦拜至", "尊大夫") not in glosses
+
+
+@pytest.fixture(scope="session")
+def terms(xiangshe, tesheng):
+    return {t.normalized: t for t in load_terms([xiangshe, tesheng])}
+
+
+CORE = {
+    "耦": ("ǒu", "二人"),
+    "袒": ("tǎn", "露左臂"),
+    "决": ("jué", "象骨"),
+    "遂": ("suì", "韦"),
+    "挟": ("xié", "夹"),
+    "乗矢": ("shèng shǐ", "四矢"),
+    "上射": ("shàng shè", "上射"),
+    "下射": ("xià shè", "下射"),
+    "获者": ("huò zhě", "报中之人"),
+    "旌": ("jīng", "获者所执"),
+    "笴": ("gǎn", "矢干"),
+    "拾": ("shí", "更迭"),
+    "弣": ("fǔ", "弓把"),
+    "搢": ("jìn", "插"),
+    "中": ("zhōng", "盛算之器"),
+    "算": ("suàn", "筹"),
+    "物": ("wù", "射位"),
+    "楅": ("bī", "盛矢之器"),
+    "丰": ("fēng", "承罚爵"),
+    "觯": ("zhì", "乡饮酒角"),
+    "爵": ("jué", "礼器"),
+    "篚": ("fěi", "陈爵"),
+    "俎": ("zǔ", "俎"),
+}
+
+
+@pytest.mark.parametrize("word", sorted(CORE))
+def test_core_vocabulary_is_present_with_gloss_and_reading(terms, word):
+    reading, gloss_part = CORE[word]
+    term = terms[normalize(word)]
+    assert term.pinyin == reading
+    assert any(gloss_part in g.gloss for g in term.glosses), [g.gloss for g in term.glosses]
+    assert term.example is not None and normalize(word) in normalize(term.example.text)
+    assert term.total_frequency > 0
+
+
+def test_a_term_glossed_in_several_places_is_one_term(terms):
+    tan = terms["袒"]
+    assert [(g.gloss, g.line) for g in tan.glosses if g.line] == [("露左臂", 73), ("露左臂", 202)]
+    assert tan.term == "袒" and tan.category == "action"
+
+
+def test_headword_keeps_the_written_form_and_frequency_is_per_rite(terms):
+    t = terms["乘矢"]
+    assert t.term == "乗矢" and t.normalized == "乘矢"
+    assert dict(t.frequency) == {"乡射礼": 10}
+    jue = terms["爵"]
+    assert set(dict(jue.frequency)) == {"乡射礼", "特牲馈食礼"}
+
+
+def test_curated_glosses_name_their_source(terms):
+    zhi = terms["觯"]
+    curated = [g for g in zhi.glosses if g.line is None]
+    assert curated and curated[0].speaker == "《说文解字》" and curated[0].file == "glossary.yaml"
+
+
+def test_every_curated_entry_cites_a_real_line_or_a_named_work(xiangshe, tesheng):
+    data = yaml.safe_load((ROOT / "decks" / "glossary.yaml").read_text("utf-8"))
+    lines = {f: (TEXTS / f).read_text("utf-8").split("\n") for f in (XIANGSHE, TESHENG)}
+    translation = set(xiangshe.translation_lines)
+    for entry in data["terms"]:
+        for g in entry["glosses"]:
+            source = g["source"]
+            if ".txt:" in source:
+                file, line = source.split(":")
+                assert not (file == XIANGSHE and int(line) in translation), source
+                assert normalize(g["gloss"].rstrip("也")) in normalize(lines[file][int(line) - 1]), (
+                    entry["term"],
+                    source,
+                )
+            else:
+                assert source.startswith("《"), (entry["term"], source)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        (
+            "terms:\n  - term: 觯\n    category: cup\n    glosses: [{gloss: 酒器, source: 《说文》}]\n",
+            3,
+            "category 'cup'",
+        ),
+        ("terms:\n  - term: 觯\n    category: vessel\n    glosses:\n      - gloss: 酒器\n", 5, "names no source"),
+        ("terms:\n  - term: ''\n    glosses: []\n", 2, "term: must be a non-empty headword"),
+        ("version: 1\ncolour: red\n", 2, "unknown key 'colour'"),
+        ("terms: [\n", 2, "invalid YAML"),
+    ],
+)
+def test_a_bad_curated_glossary_names_file_and_line(text, line, message):
+    with pytest.raises(GlossaryError) as e:
+        parse_curated(text, "decks/glossary.yaml")
+    assert str(e.value).startswith(f"decks/glossary.yaml:{line}: ")
+    assert message in str(e.value)
+
+
+def test_a_bad_curated_glossary_reports_every_problem_at_once():
+    text = "terms:\n  - term: 觯\n    category: cup\n    glosses: []\n  - term: 爵\n    category: vessel\n    glosses: [{gloss: 礼器}]\n"
+    with pytest.raises(GlossaryError) as e:
+        parse_curated(text, "g.yaml")
+    lines = str(e.value).splitlines()
+    assert len(lines) == 3 and all(line.startswith("g.yaml:") for line in lines)
+
+
+def test_teachers_exclude_and_add_terms(tmp_path, xiangshe):
+    g = tmp_path / "glossary.yaml"
+    g.write_text(
+        "terms:\n  - term: 射位\n    category: place\n    glosses: [{gloss: 射者所立之位, source: 《仪礼注》}]\nexclude: [袒]\n",
+        encoding="utf-8",
+    )
+    found = {t.normalized: t for t in load_terms([xiangshe], g)}
+    assert "袒" not in found
+    assert any(gl.gloss == "射者所立之位" for gl in found["射位"].glosses)
+
+
+def test_terms_json_has_the_fixed_shape():
+    result = CliRunner().invoke(cli, ["terms", str(TEXTS / XIANGSHE), str(TEXTS / TESHENG), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data and set(data[0]) == {"term", "normalized", "pinyin", "category", "frequency", "glosses", "example"}
+    g = data[0]["glosses"][0]
+    assert set(g) == {"gloss", "speaker", "rite", "stage", "file", "line"}
+    by = {t["normalized"]: t for t in data}
+    assert by["乘矢"]["term"] == "乗矢" and by["乘矢"]["pinyin"] == "shèng shǐ"
+    assert any(x["line"] is None and x["speaker"] for x in by["觯"]["glosses"])
+
+
+def test_terms_rite_filter_and_csv():
+    result = CliRunner().invoke(cli, ["terms", str(TEXTS / XIANGSHE), "--rite", "燕礼", "--csv"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.reader(result.stdout.splitlines()))
+    assert rows[0] == ["term", "normalized", "pinyin", "category", "frequency", "gloss", "source"]
+    assert any(r[0] == "膳宰" or r[0] == "寝" for r in rows[1:])
+    bad = CliRunner().invoke(cli, ["terms", str(TEXTS / XIANGSHE), "--rite", "士冠礼"])
+    assert bad.exit_code == 1 and "unknown rite '士冠礼'" in bad.output
