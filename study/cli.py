@@ -103,3 +103,18 @@ def terms(paths: tuple[Path, ...], rite: str | None, fmt: str | None, glossary: 
         for t in found:
             glosses = "；".join(g.gloss for g in t.glosses[:3])
             click.echo(f"{t.term}\t{t.pinyin}\t{t.category}\t{t.total_frequency}\t{glosses}")
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
+def serve(host: str, port: int) -> None:
+    """Serve the web quiz (SQLite file in the instance folder unless DATABASE_URL is set).
+
+    Example: study serve --port 5000
+    """
+    from web import create_app
+
+    app = create_app()
+    click.echo(f"Serving the quiz on http://{host}:{port}/ (database: {app.config['DATABASE_URL']})")
+    app.run(host=host, port=port, debug=False, use_reloader=False)

@@ -1,0 +1,135 @@
+"""The database: tables (SQLAlchemy Core), engine set-up, and migrations (Alembic).
+
+SQLite by default (a file in the web app's instance folder), any SQLAlchemy URL through
+``DATABASE_URL``. Every SQLite transaction begins IMMEDIATE, so that concurrent answers queue
+for the write lock instead of failing; WAL lets readers go on meanwhile.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.engine import Engine
+
+metadata = sa.MetaData()
+
+
+class UTCDateTime(sa.types.TypeDecorator):
+    """Aware UTC datetimes in, aware UTC datetimes out (SQLite keeps no time zone)."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):  # type: ignore[no-untyped-def]
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime: always pass UTC-aware datetimes")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value, dialect):  # type: ignore[no-untyped-def]
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+classes = sa.Table(
+    "classes",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("code", sa.String(16), nullable=False, unique=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("teacher_id", sa.Integer, nullable=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+learners = sa.Table(
+    "learners",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(80), nullable=False, unique=True),
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id"), nullable=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+cards = sa.Table(
+    "cards",
+    metadata,
+    sa.Column("learner_id", sa.Integer, sa.ForeignKey("learners.id"), primary_key=True),
+    sa.Column("item_id", sa.String(200), primary_key=True),
+    sa.Column("card_json", sa.Text, nullable=False),
+    sa.Column("due", UTCDateTime, nullable=False),
+    sa.Column("reps", sa.Integer, nullable=False, default=0),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("last_review", UTCDateTime, nullable=True),
+    sa.Index("ix_cards_learner_due", "learner_id", "due"),
+)
+
+review_logs = sa.Table(
+    "review_logs",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("learner_id", sa.Integer, sa.ForeignKey("learners.id"), nullable=False),
+    sa.Column("item_id", sa.String(200), nullable=False),
+    sa.Column("rating", sa.Integer, nullable=False),
+    sa.Column("score", sa.Float, nullable=False),
+    sa.Column("correct", sa.Boolean, nullable=False),
+    sa.Column("reviewed_at", UTCDateTime, nullable=False),
+    sa.Column("duration_ms", sa.Integer, nullable=True),
+    sa.Column("answer_json", sa.Text, nullable=False),
+    sa.Index("ix_logs_learner_item", "learner_id", "item_id"),
+)
+
+questions = sa.Table(
+    "questions",
+    metadata,
+    sa.Column("learner_id", sa.Integer, sa.ForeignKey("learners.id"), primary_key=True),
+    sa.Column("item_id", sa.String(200), primary_key=True),
+    sa.Column("question_json", sa.Text, nullable=False),
+    sa.Column("presented_at", UTCDateTime, nullable=False),
+)
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, a busy timeout and IMMEDIATE transactions."""
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+        @sa.event.listens_for(engine, "connect")
+        def _connect(dbapi_connection, _record):  # type: ignore[no-untyped-def]
+            dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        @sa.event.listens_for(engine, "begin")
+        def _begin(connection):  # type: ignore[no-untyped-def]
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True)
+
+
+def alembic_config(url: str) -> Config:
+    config = Config()
+    config.set_main_option("script_location", "study:migrations")
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def upgrade(engine: Engine) -> None:
+    """Create or migrate the schema to the newest version (Alembic ``upgrade head``)."""
+    config = alembic_config(engine.url.render_as_string(hide_password=False))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def now() -> datetime:
+    return datetime.now(UTC)

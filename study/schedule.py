@@ -1,0 +1,201 @@
+"""Scheduling with FSRS: one card per learner and item, stored as JSON, with review logs.
+
+All datetimes are UTC-aware. Each answer is one transaction: the card row is read under a lock
+(SELECT … FOR UPDATE on PostgreSQL, BEGIN IMMEDIATE on SQLite), reviewed, written back and the
+review logged together, so two answers to the same item arriving at once both count.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+import fsrs
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from .db import cards, classes, learners, questions, review_logs
+from .errors import StudyError
+from .grading import RatingName
+from .quiz import Question, QuizItem
+
+RATINGS = {
+    RatingName.AGAIN: fsrs.Rating.Again,
+    RatingName.HARD: fsrs.Rating.Hard,
+    RatingName.GOOD: fsrs.Rating.Good,
+    RatingName.EASY: fsrs.Rating.Easy,
+}
+MASTERED = 0.9  # retrievability at which an item counts as mastered
+NAME_RE = re.compile(r"^[^\x00-\x1f<>]{1,40}$")
+
+
+class SignInError(StudyError):
+    """A bad learner name or class code."""
+
+
+@dataclass(frozen=True)
+class Learner:
+    id: int
+    name: str
+    class_id: int | None
+
+
+@dataclass(frozen=True)
+class CardRow:
+    item_id: str
+    card: fsrs.Card
+    due: datetime
+    reps: int
+    created_at: datetime
+
+
+def make_scheduler(desired_retention: float = 0.9, *, fuzzing: bool = True) -> fsrs.Scheduler:
+    return fsrs.Scheduler(desired_retention=desired_retention, enable_fuzzing=fuzzing)
+
+
+def day_start(now: datetime) -> datetime:
+    return now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+class ReviewStore:
+    """Learners, their FSRS cards and review logs, in one database."""
+
+    def __init__(self, engine: Engine, scheduler: fsrs.Scheduler) -> None:
+        self.engine = engine
+        self.scheduler = scheduler
+
+    # --- learners -------------------------------------------------------------------------
+    def sign_in(self, name: str, class_code: str | None, now: datetime) -> Learner:
+        """The learner called ``name`` (created on first sign-in), joined to the class if given."""
+        name = name.strip()
+        if not NAME_RE.match(name):
+            raise SignInError("a name is 1 to 40 characters, without < or >")
+        with self.engine.begin() as conn:
+            class_id = None
+            if class_code:
+                class_id = conn.execute(
+                    sa.select(classes.c.id).where(classes.c.code == class_code.strip().upper())
+                ).scalar()
+                if class_id is None:
+                    raise SignInError(f"unknown class code {class_code.strip()!r}")
+            row = conn.execute(sa.select(learners).where(learners.c.name == name)).first()
+            if row is None:
+                learner_id = conn.execute(
+                    learners.insert().values(name=name, class_id=class_id, created_at=now)
+                ).inserted_primary_key[0]
+                return Learner(int(learner_id), name, class_id)
+            if class_id is not None and row.class_id != class_id:
+                conn.execute(learners.update().where(learners.c.id == row.id).values(class_id=class_id))
+            return Learner(row.id, row.name, class_id if class_id is not None else row.class_id)
+
+    def learner(self, learner_id: int) -> Learner | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(learners).where(learners.c.id == learner_id)).first()
+        return Learner(row.id, row.name, row.class_id) if row else None
+
+    # --- questions ------------------------------------------------------------------------
+    def save_question(self, learner_id: int, question: Question, now: datetime) -> None:
+        data = json.dumps(question.to_dict(), ensure_ascii=False)
+        with self.engine.begin() as conn:
+            key = (questions.c.learner_id == learner_id) & (questions.c.item_id == question.item_id)
+            updated = conn.execute(questions.update().where(key).values(question_json=data, presented_at=now)).rowcount
+            if not updated:
+                conn.execute(
+                    questions.insert().values(
+                        learner_id=learner_id, item_id=question.item_id, question_json=data, presented_at=now
+                    )
+                )
+
+    def question(self, learner_id: int, item_id: str) -> tuple[Question, datetime] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(questions).where((questions.c.learner_id == learner_id) & (questions.c.item_id == item_id))
+            ).first()
+        if row is None:
+            return None
+        return Question.from_dict(json.loads(row.question_json)), row.presented_at
+
+    # --- reviews --------------------------------------------------------------------------
+    def record(
+        self,
+        learner_id: int,
+        item_id: str,
+        rating: RatingName,
+        *,
+        score: float,
+        correct: bool,
+        answer: object,
+        now: datetime,
+        duration_ms: int | None = None,
+    ) -> fsrs.Card:
+        """Review the learner's card for ``item_id`` and log it, in one transaction."""
+        with self.engine.begin() as conn:
+            key = (cards.c.learner_id == learner_id) & (cards.c.item_id == item_id)
+            query = sa.select(cards).where(key)
+            if conn.dialect.name != "sqlite":
+                query = query.with_for_update()
+            row = conn.execute(query).first()
+            card = fsrs.Card.from_json(row.card_json) if row else fsrs.Card()
+            card, log = self.scheduler.review_card(card, RATINGS[rating], now, duration_ms)
+            values = {"card_json": card.to_json(), "due": card.due, "last_review": now}
+            if row:
+                conn.execute(cards.update().where(key).values(reps=row.reps + 1, **values))
+            else:
+                conn.execute(
+                    cards.insert().values(learner_id=learner_id, item_id=item_id, reps=1, created_at=now, **values)
+                )
+            conn.execute(
+                review_logs.insert().values(
+                    learner_id=learner_id,
+                    item_id=item_id,
+                    rating=int(log.rating),
+                    score=score,
+                    correct=correct,
+                    reviewed_at=now,
+                    duration_ms=duration_ms,
+                    answer_json=json.dumps(answer, ensure_ascii=False),
+                )
+            )
+        return card
+
+    def cards(self, learner_id: int) -> dict[str, CardRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(cards).where(cards.c.learner_id == learner_id)).all()
+        return {
+            r.item_id: CardRow(r.item_id, fsrs.Card.from_json(r.card_json), r.due, r.reps, r.created_at) for r in rows
+        }
+
+    def logs(self, learner_id: int) -> list[sa.Row]:
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    sa.select(review_logs).where(review_logs.c.learner_id == learner_id).order_by(review_logs.c.id)
+                ).all()
+            )
+
+
+def choose_next(
+    items: Sequence[QuizItem], known: dict[str, CardRow], now: datetime, *, new_limit: int
+) -> QuizItem | None:
+    """Due items first (the most overdue first), then new items in the text's order, at most
+    ``new_limit`` new items a day (UTC)."""
+    due = [(known[i.id].due, i.sort_key, i) for i in items if i.id in known and known[i.id].due <= now]
+    if due:
+        return min(due, key=lambda t: (t[0], t[1]))[2]
+    started_today = sum(1 for c in known.values() if c.created_at >= day_start(now))
+    if started_today >= new_limit:
+        return None
+    return next((i for i in items if i.id not in known), None)
+
+
+def next_due(items: Iterable[QuizItem], known: dict[str, CardRow], now: datetime, *, new_limit: int) -> datetime:
+    """When something is next due: the earliest card, or tomorrow when new items are waiting."""
+    ids = {i.id for i in items}
+    dues = [c.due for c in known.values() if c.item_id in ids]
+    tomorrow = day_start(now) + timedelta(days=1)
+    waiting_new = any(i not in known for i in ids)
+    candidates = dues + ([tomorrow] if waiting_new else [])
+    return min(candidates) if candidates else tomorrow

@@ -1,0 +1,85 @@
+"""The quiz web app: ``create_app(test_config)`` (flaskr's factory)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from flask import Flask, jsonify, render_template, request
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import HTTPException
+
+from study.build import default_glossary_path, default_text_paths
+from study.errors import StudyError
+
+from . import api, pages
+from .i18n import t
+from .security import check_csrf, csrf_token, secret_key, secure_headers
+from .state import init_state
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True)
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE_URL=os.environ.get("DATABASE_URL") or f"sqlite:///{os.path.join(app.instance_path, 'study.sqlite')}",
+        TEXTS=[str(p) for p in default_text_paths()],
+        GLOSSARY=str(default_glossary_path()),
+        NEW_PER_DAY=int(os.environ.get("STUDY_NEW_PER_DAY", "20")),
+        DESIRED_RETENTION=float(os.environ.get("STUDY_DESIRED_RETENTION", "0.9")),
+        FSRS_FUZZING=True,
+        FAST_SECONDS=10.0,
+        MAX_CONTENT_LENGTH=16 * 1024,
+        MAX_FORM_MEMORY_SIZE=16 * 1024,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PRODUCTION=os.environ.get("STUDY_ENV") == "production",
+        RANDOM_SEED=None,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.update(test_config)
+    app.config["SECRET_KEY"] = secret_key(app, production=bool(app.config["PRODUCTION"]) and not app.testing)
+    init_state(app)
+
+    app.before_request(check_csrf)
+    app.after_request(secure_headers)
+    app.context_processor(lambda: {"t": t, "csrf_token": csrf_token})
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    _errors(app)
+    return app
+
+
+def _errors(app: Flask) -> None:
+    def wants_json() -> bool:
+        return request.path.startswith("/api/")
+
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException):  # type: ignore[no-untyped-def]
+        messages = {401: t("err_sign_in"), 403: t("err_csrf"), 404: t("err_not_found"), 413: t("err_too_large")}
+        message = e.description if e.description and e.description != "csrf" and e.code not in (404, 413) else None
+        message = message or messages.get(e.code or 500, e.name)
+        if wants_json():
+            return jsonify(error=message), e.code
+        return render_template("error.html", message=message, code=e.code), e.code
+
+    @app.errorhandler(StudyError)
+    def study_error(e: StudyError):  # type: ignore[no-untyped-def]
+        if wants_json():
+            return jsonify(error=str(e)), 400
+        return render_template("error.html", message=str(e), code=400), 400
+
+    @app.errorhandler(OperationalError)
+    def database_down(e: OperationalError):  # type: ignore[no-untyped-def]
+        app.logger.error("database unavailable: %s", e)
+        if wants_json():
+            return jsonify(error=t("err_db")), 503
+        return render_template("error.html", message=t("err_db"), code=503), 503
+
+    @app.template_filter("when")
+    def when(value: datetime) -> str:
+        return value.strftime("%Y-%m-%d %H:%M UTC")

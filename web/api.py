@@ -1,0 +1,155 @@
+"""The JSON API (a fixed interface): session, next item, answer, progress."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, jsonify, request, session
+
+from study.db import now
+from study.errors import StudyError
+from study.progress import rite_progress
+from study.quiz import AnswerError, Family, Kind, grade, present
+from study.schedule import choose_next, next_due
+
+from .i18n import prompt
+from .security import csrf_token
+from .state import get_state
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+MAX_ANSWER = 200  # characters of a typed answer
+
+
+def _learner_id() -> int:
+    learner_id = session.get("learner_id")
+    if not isinstance(learner_id, int) or get_state().store.learner(learner_id) is None:
+        abort(401)
+    return learner_id
+
+
+def _json_object() -> dict:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        abort(400, description="the body must be a JSON object")
+    return data
+
+
+@bp.get("/session")
+def get_session():  # type: ignore[no-untyped-def]
+    learner = None
+    if isinstance(session.get("learner_id"), int):
+        found = get_state().store.learner(session["learner_id"])
+        learner = found.name if found else None
+    return jsonify(learner=learner, csrf_token=csrf_token())
+
+
+def sign_in(name: object, class_code: object) -> str:
+    if not isinstance(name, str) or (class_code is not None and not isinstance(class_code, str)):
+        raise StudyError("name and class_code must be text")
+    learner = get_state().store.sign_in(name, class_code or None, now())
+    session["learner_id"] = learner.id
+    return learner.name
+
+
+@bp.post("/session")
+def post_session():  # type: ignore[no-untyped-def]
+    data = _json_object()
+    name = sign_in(data.get("name"), data.get("class_code"))
+    return jsonify(learner=name, csrf_token=csrf_token())
+
+
+def _filters() -> tuple[str | None, str | None]:
+    state = get_state()
+    rite = request.args.get("rite") or None
+    kind = request.args.get("kind") or None
+    if rite is not None and rite not in state.catalog.rites:
+        abort(400, description=f"unknown rite {rite!r}")
+    if kind is not None and kind not in (Family.VOCAB, Family.ORDER):
+        abort(400, description="kind is vocab or order")
+    return rite, kind
+
+
+def next_question(learner_id: int, rite: str | None, kind: str | None) -> dict:
+    """The next item for the learner as the API shows it (also used by the quiz page)."""
+    state = get_state()
+    items = state.catalog.select(rite=rite, family=kind)
+    known = state.store.cards(learner_id)
+    moment = now()
+    item = choose_next(items, known, moment, new_limit=current_app.config["NEW_PER_DAY"])
+    if item is None:
+        return {
+            "item": None,
+            "next_due": next_due(items, known, moment, new_limit=current_app.config["NEW_PER_DAY"]).isoformat(),
+        }
+    question = present(item, state.catalog, state.rng)
+    state.store.save_question(learner_id, question, moment)
+    public: dict[str, object] = {
+        "id": item.id,
+        "kind": question.kind.value,
+        "prompt": prompt(question.direction, question.subject),
+    }
+    if question.kind == Kind.CHOICE:
+        public["options"] = list(question.options)
+    if question.kind == Kind.ORDER:
+        public["items"] = list(question.items)
+    return {"item": public}
+
+
+@bp.get("/next")
+def get_next():  # type: ignore[no-untyped-def]
+    learner_id = _learner_id()
+    rite, kind = _filters()
+    return jsonify(next_question(learner_id, rite, kind))
+
+
+def answer_item(learner_id: int, item_id: object, answer: object) -> dict:
+    state = get_state()
+    if not isinstance(item_id, str) or state.catalog.get(item_id) is None:
+        abort(404, description="unknown item")
+    if isinstance(answer, str) and len(answer) > MAX_ANSWER:
+        abort(400, description=f"an answer is at most {MAX_ANSWER} characters")
+    found = state.store.question(learner_id, item_id)
+    if found is None:
+        abort(409, description="this item was not asked: get it from /api/next first")
+    question, presented_at = found
+    moment = now()
+    seconds = (moment - presented_at).total_seconds()
+    try:
+        result = grade(question, answer, seconds=seconds, fast_seconds=current_app.config["FAST_SECONDS"])
+    except AnswerError as e:
+        abort(400, description=str(e))
+    card = state.store.record(
+        learner_id,
+        item_id,
+        result.rating,
+        score=result.score,
+        correct=result.correct,
+        answer=answer,
+        now=moment,
+        duration_ms=int(seconds * 1000),
+    )
+    body: dict[str, object] = {
+        "correct": result.correct,
+        "score": result.score,
+        "rating": result.rating.value,
+        "expected": result.expected,
+        "due": card.due.isoformat(),
+    }
+    if question.kind == Kind.ORDER:
+        body["misplaced"] = list(result.misplaced)
+        body["modern"] = list(question.modern)
+    return body
+
+
+@bp.post("/answer")
+def post_answer():  # type: ignore[no-untyped-def]
+    learner_id = _learner_id()
+    data = _json_object()
+    return jsonify(answer_item(learner_id, data.get("item_id"), data.get("answer")))
+
+
+@bp.get("/progress")
+def get_progress():  # type: ignore[no-untyped-def]
+    learner_id = _learner_id()
+    state = get_state()
+    known = state.store.cards(learner_id)
+    stats = rite_progress(state.catalog.items, known, state.scheduler, now())
+    return jsonify(rites=[s.to_dict() for s in stats])

@@ -1,0 +1,87 @@
+"""Every string the interface shows, Chinese first, English available."""
+
+from __future__ import annotations
+
+from flask import request, session
+
+LANGUAGES = ("zh", "en")
+DEFAULT = "zh"
+
+STRINGS: dict[str, dict[str, str]] = {
+    "app_title": {"zh": "礼经本义 · 学习", "en": "Lijing Benyi · Study"},
+    "sign_in": {"zh": "登录", "en": "Sign in"},
+    "sign_out": {"zh": "退出", "en": "Sign out"},
+    "your_name": {"zh": "你的名字", "en": "Your name"},
+    "class_code": {"zh": "班级代码（可选）", "en": "Class code (optional)"},
+    "welcome": {"zh": "你好，{name}", "en": "Hello, {name}"},
+    "vocab_quiz": {"zh": "词语测验", "en": "Vocabulary quiz"},
+    "order_quiz": {"zh": "仪节顺序测验", "en": "Order quiz"},
+    "all_rites": {"zh": "全部礼", "en": "All rites"},
+    "progress": {"zh": "学习进度", "en": "Progress"},
+    "home": {"zh": "首页", "en": "Home"},
+    "submit": {"zh": "提交", "en": "Submit"},
+    "next_question": {"zh": "下一题", "en": "Next question"},
+    "correct": {"zh": "正确", "en": "Correct"},
+    "wrong": {"zh": "错误", "en": "Wrong"},
+    "expected": {"zh": "正确答案", "en": "Right answer"},
+    "score": {"zh": "得分", "en": "Score"},
+    "rating": {"zh": "评级", "en": "Rating"},
+    "due_again": {"zh": "下次复习", "en": "Next review"},
+    "nothing_due": {"zh": "现在没有要复习的内容。下次复习：{when}", "en": "Nothing is due now. Next review: {when}"},
+    "move_up": {"zh": "上移", "en": "Move up"},
+    "move_down": {"zh": "下移", "en": "Move down"},
+    "order_help": {
+        "zh": "拖动排序，或用上移/下移按钮；键盘：Tab 选中一项，按 ↑/↓ 移动。",
+        "en": "Drag to reorder, or use the up/down buttons; keyboard: Tab to an item, then ↑/↓ to move it.",
+    },
+    "typed_help": {
+        "zh": "输入答案（繁简、异体字、标点不计）",
+        "en": "Type the answer (variants and punctuation ignored)",
+    },
+    "misplaced": {"zh": "位置不对", "en": "misplaced"},
+    "seen": {"zh": "已学", "en": "Seen"},
+    "due": {"zh": "待复习", "en": "Due"},
+    "mastered": {"zh": "已掌握", "en": "Mastered"},
+    "total": {"zh": "总数", "en": "Total"},
+    "forecast": {"zh": "未来七天待复习", "en": "Due in the next 7 days"},
+    "accuracy": {"zh": "最近两周正确率", "en": "Accuracy, last two weeks"},
+    "recall_share": {"zh": "现在很可能记得的比例", "en": "Share you will most likely recall now"},
+    "timeline": {"zh": "仪节时间线", "en": "Rite timeline"},
+    "not_studied": {"zh": "未学", "en": "not studied"},
+    "language": {"zh": "English", "en": "中文"},
+    "error": {"zh": "出错了", "en": "Something went wrong"},
+    "prompt_t2g": {"zh": "「{subject}」的意思是？", "en": "What does 「{subject}」 mean?"},
+    "prompt_g2t": {"zh": "哪个词的意思是「{subject}」？", "en": "Which term means 「{subject}」?"},
+    "prompt_typed": {"zh": "写出意思是「{subject}」的词", "en": "Type the term that means 「{subject}」"},
+    "prompt_pinyin": {
+        "zh": "写出「{subject}」的拼音（可不标声调）",
+        "en": "Type the pinyin of 「{subject}」 (tones optional)",
+    },
+    "prompt_next": {"zh": "「{subject}」之后是哪一节？", "en": "Which stage comes after 「{subject}」?"},
+    "prompt_stages": {"zh": "把{subject}的这几节按顺序排列", "en": "Put these stages of {subject} in order"},
+    "prompt_rite": {"zh": "把{subject}的全部各节按顺序排列", "en": "Put all the stages of {subject} in order"},
+    "prompt_steps": {"zh": "把「{subject}」一节的步骤按顺序排列", "en": "Put the steps of 「{subject}」 in order"},
+    "err_sign_in": {"zh": "请先登录", "en": "Please sign in first"},
+    "err_csrf": {"zh": "表单已过期，请重试", "en": "The form expired; please try again"},
+    "err_too_large": {"zh": "请求太大", "en": "The request is too large"},
+    "err_not_found": {"zh": "找不到这个页面", "en": "No such page"},
+    "err_db": {"zh": "数据库暂时不可用，请稍后再试", "en": "The database is unavailable; please try again shortly"},
+}
+
+
+def lang() -> str:
+    """The interface language: ?lang=, then the session, then Chinese."""
+    asked = request.args.get("lang")
+    if asked in LANGUAGES:
+        return asked
+    stored = session.get("lang")
+    return stored if stored in LANGUAGES else DEFAULT
+
+
+def t(key: str, **values: object) -> str:
+    text = STRINGS[key][lang()]
+    return text.format(**values) if values else text
+
+
+def prompt(direction: str, subject: str) -> str:
+    return t(f"prompt_{direction}", subject=subject)

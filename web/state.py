@@ -1,0 +1,57 @@
+"""What one app holds: the parsed texts, the terms, the quiz catalog and the review store.
+
+Built once per app (not at import time) and kept in ``app.extensions["study"]``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import fsrs
+from flask import Flask, current_app
+
+from study.build import load_document, load_terms
+from study.db import make_engine, upgrade
+from study.model import Document, Term
+from study.quiz import Catalog, build_catalog
+from study.schedule import ReviewStore, make_scheduler
+
+
+@dataclass
+class StudyState:
+    documents: list[Document]
+    terms: list[Term]
+    catalog: Catalog
+    store: ReviewStore
+    scheduler: fsrs.Scheduler
+    rng: random.Random
+
+    def document_of(self, rite: str) -> Document | None:
+        return next((d for d in self.documents if d.rite(rite) is not None), None)
+
+
+def init_state(app: Flask) -> StudyState:
+    texts = [Path(p) for p in app.config["TEXTS"]]
+    glossary = app.config.get("GLOSSARY")
+    documents = [load_document(p) for p in texts]
+    terms = load_terms(documents, Path(glossary) if glossary else None)
+    scheduler = make_scheduler(app.config["DESIRED_RETENTION"], fuzzing=app.config["FSRS_FUZZING"])
+    engine = make_engine(app.config["DATABASE_URL"])
+    upgrade(engine)
+    seed = app.config.get("RANDOM_SEED")
+    state = StudyState(
+        documents,
+        terms,
+        build_catalog(documents, terms),
+        ReviewStore(engine, scheduler),
+        scheduler,
+        random.Random(seed) if seed is not None else random.Random(),
+    )
+    app.extensions["study"] = state
+    return state
+
+
+def get_state() -> StudyState:
+    return current_app.extensions["study"]
