@@ -61,8 +61,8 @@ def _errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):  # type: ignore[no-untyped-def]
         messages = {401: t("err_sign_in"), 403: t("err_csrf"), 404: t("err_not_found"), 413: t("err_too_large")}
-        message = e.description if e.description and e.description != "csrf" and e.code not in (404, 413) else None
-        message = message or messages.get(e.code or 500, e.name)
+        custom = e.description if e.description not in (type(e).description, "csrf") else None
+        message = custom or messages.get(e.code or 500, e.name)
         if wants_json():
             return jsonify(error=message), e.code
         return render_template("error.html", message=message, code=e.code), e.code

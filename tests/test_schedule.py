@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import sqlalchemy as sa
+
+from study.db import cards, make_engine, review_logs, upgrade
+from study.grading import RatingName
+from study.schedule import ReviewStore, SignInError, choose_next, make_scheduler
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+@pytest.fixture
+def store(tmp_path):
+    engine = make_engine(f"sqlite:///{tmp_path / 'reviews.sqlite'}")
+    upgrade(engine)
+    return ReviewStore(engine, make_scheduler(fuzzing=False))
+
+
+def test_golden_fsrs_history_with_pinned_utc_times(store):
+    learner = store.sign_in("甲", None, T0)
+    history = [
+        (RatingName.GOOD, "2026-01-01T00:10:00+00:00"),
+        (RatingName.GOOD, "2026-01-03T00:10:00+00:00"),
+        (RatingName.GOOD, "2026-01-14T00:10:00+00:00"),
+        (RatingName.AGAIN, "2026-01-14T00:20:00+00:00"),
+        (RatingName.GOOD, "2026-01-16T00:20:00+00:00"),
+    ]
+    at = T0
+    for rating, due in history:
+        card = store.record(learner.id, "vocab:觯:t2g", rating, score=1.0, correct=True, answer="x", now=at)
+        assert card.due.isoformat() == due
+        at = card.due
+    row = store.cards(learner.id)["vocab:觯:t2g"]
+    assert row.reps == 5 and row.due.isoformat() == "2026-01-16T00:20:00+00:00"
+    assert [log.rating for log in store.logs(learner.id)] == [3, 3, 3, 1, 3]
+
+
+def test_an_item_answered_right_comes_back_later_than_one_answered_wrong(store):
+    learner = store.sign_in("乙", None, T0)
+    right = store.record(learner.id, "a", RatingName.GOOD, score=1, correct=True, answer="x", now=T0)
+    wrong = store.record(learner.id, "b", RatingName.AGAIN, score=0, correct=False, answer="y", now=T0)
+    assert right.due > wrong.due
+    easy = store.record(learner.id, "c", RatingName.EASY, score=1, correct=True, answer="z", now=T0)
+    assert easy.due > right.due
+
+
+def test_stored_card_json_round_trips(store):
+    learner = store.sign_in("丙", None, T0)
+    card = store.record(learner.id, "a", RatingName.HARD, score=0.7, correct=False, answer=[1, 0], now=T0)
+    again = store.cards(learner.id)["a"].card
+    assert again.to_dict() == card.to_dict()
+
+
+def test_two_answers_to_the_same_item_at_once_lose_neither_review(tmp_path):
+    url = f"sqlite:///{tmp_path / 'race.sqlite'}"
+    engine = make_engine(url)
+    upgrade(engine)
+    learner = ReviewStore(engine, make_scheduler(fuzzing=False)).sign_in("丁", None, T0)
+    barrier = threading.Barrier(8)
+
+    def answer(k: int) -> None:
+        own = ReviewStore(make_engine(url), make_scheduler(fuzzing=False))  # one connection pool per "worker"
+        barrier.wait()
+        own.record(learner.id, "same", RatingName.GOOD, score=1, correct=True, answer=k, now=T0 + timedelta(seconds=k))
+
+    threads = [threading.Thread(target=answer, args=(k,)) for k in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    with engine.connect() as conn:
+        logs = conn.execute(sa.select(sa.func.count()).select_from(review_logs)).scalar()
+        reps = conn.execute(sa.select(cards.c.reps).where(cards.c.item_id == "same")).scalar()
+    assert logs == 8 and reps == 8
+
+
+def test_sign_in_validates_name_and_class_code(store):
+    with pytest.raises(SignInError):
+        store.sign_in("<script>", None, T0)
+    with pytest.raises(SignInError):
+        store.sign_in("", None, T0)
+    with pytest.raises(SignInError, match="unknown class code"):
+        store.sign_in("戊", "NOPE", T0)
+    assert store.sign_in(" 己 ", None, T0).name == "己"
+    assert store.sign_in("己", None, T0).id == store.sign_in("己", None, T0).id
+
+
+def test_due_items_first_then_new_ones_in_text_order_up_to_the_daily_limit(store, xiangshe, tesheng):
+    from study.build import load_terms
+    from study.quiz import build_catalog
+
+    docs = [xiangshe, tesheng]
+    catalog = build_catalog(docs, load_terms(docs))
+    items = catalog.select(rite="乡射礼", family="order")
+    learner = store.sign_in("庚", None, T0)
+    first = choose_next(items, store.cards(learner.id), T0, new_limit=2)
+    assert first is items[0]
+    store.record(learner.id, first.id, RatingName.AGAIN, score=0, correct=False, answer=[], now=T0)
+    second = choose_next(items, store.cards(learner.id), T0, new_limit=2)
+    assert second is items[1]  # the failed one is not due yet (one minute learning step)
+    store.record(learner.id, second.id, RatingName.GOOD, score=1, correct=True, answer=[], now=T0)
+    assert choose_next(items, store.cards(learner.id), T0, new_limit=2) is None  # daily limit reached
+    later = T0 + timedelta(minutes=2)
+    assert choose_next(items, store.cards(learner.id), later, new_limit=2) is first  # due again
+    tomorrow = T0 + timedelta(days=1, hours=1)
+    nxt = choose_next(items, store.cards(learner.id), tomorrow, new_limit=2)
+    assert nxt is not None
