@@ -27,6 +27,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "score": {"zh": "得分", "en": "Score"},
     "rating": {"zh": "评级", "en": "Rating"},
     "due_again": {"zh": "下次复习", "en": "Next review"},
+    # FSRS ratings, named as in Anki's Chinese interface
+    "rating_again": {"zh": "重来", "en": "Again"},
+    "rating_hard": {"zh": "困难", "en": "Hard"},
+    "rating_good": {"zh": "良好", "en": "Good"},
+    "rating_easy": {"zh": "简单", "en": "Easy"},
     "nothing_due": {"zh": "现在没有要复习的内容。下次复习：{when}", "en": "Nothing is due now. Next review: {when}"},
     "move_up": {"zh": "上移", "en": "Move up"},
     "move_down": {"zh": "下移", "en": "Move down"},

@@ -13,6 +13,7 @@
   const nextBtn = document.getElementById("next");
   let current = null;
   let chosen = null;
+  let answered = false; // once the server has graded, the widgets stop moving
 
   function el(tag, attrs, text) {
     const node = document.createElement(tag);
@@ -35,6 +36,7 @@
     submitBtn.hidden = true;
     body.textContent = "";
     chosen = null;
+    answered = false;
     const params = new URLSearchParams();
     if (root.dataset.kind) params.set("kind", root.dataset.kind);
     if (root.dataset.rite) params.set("rite", root.dataset.rite);
@@ -62,6 +64,7 @@
     current.options.forEach((option) => {
       const button = el("button", { type: "button", class: "option", role: "radio", "aria-checked": "false" }, option);
       button.addEventListener("click", () => {
+        if (answered) return;
         list.querySelectorAll(".option").forEach((b) => b.setAttribute("aria-checked", "false"));
         button.setAttribute("aria-checked", "true");
         chosen = option;
@@ -94,6 +97,7 @@
       down.addEventListener("click", () => move(li, 1));
       li.append(up, down);
       li.addEventListener("keydown", (e) => {
+        if (answered) return;
         if (e.key === "ArrowUp") { e.preventDefault(); move(li, -1); }
         if (e.key === "ArrowDown") { e.preventDefault(); move(li, 1); }
       });
@@ -105,35 +109,42 @@
   }
 
   function move(li, delta) {
+    if (answered) return;
     const list = li.parentNode;
     if (delta < 0 && li.previousElementSibling) list.insertBefore(li, li.previousElementSibling);
     if (delta > 0 && li.nextElementSibling) list.insertBefore(li.nextElementSibling, li);
     li.focus();
   }
 
+  // The pointer is captured by the list, not the item: moving a node in the DOM releases its
+  // capture, so an item holding it would stop receiving moves after its first jump.
   function startDrag(event, li, list) {
-    if (event.target.closest("button")) return;
+    if (answered || event.target.closest("button") || event.button > 0) return;
     event.preventDefault();
-    li.setPointerCapture(event.pointerId);
+    li.focus();
+    list.setPointerCapture(event.pointerId);
     li.classList.add("dragging");
     const onMove = (e) => {
+      if (e.pointerId !== event.pointerId) return;
       const others = [...list.children].filter((c) => c !== li);
       const after = others.find((c) => {
         const box = c.getBoundingClientRect();
         return e.clientY < box.top + box.height / 2;
       });
-      if (after) list.insertBefore(li, after);
-      else list.appendChild(li);
+      if (after && after !== li.nextElementSibling) list.insertBefore(li, after);
+      if (!after && list.lastElementChild !== li) list.appendChild(li);
     };
-    const onUp = () => {
+    const onUp = (e) => {
+      if (e.pointerId !== event.pointerId) return;
       li.classList.remove("dragging");
-      li.removeEventListener("pointermove", onMove);
-      li.removeEventListener("pointerup", onUp);
-      li.removeEventListener("pointercancel", onUp);
+      list.removeEventListener("pointermove", onMove);
+      list.removeEventListener("pointerup", onUp);
+      list.removeEventListener("pointercancel", onUp);
+      li.focus();
     };
-    li.addEventListener("pointermove", onMove);
-    li.addEventListener("pointerup", onUp);
-    li.addEventListener("pointercancel", onUp);
+    list.addEventListener("pointermove", onMove);
+    list.addEventListener("pointerup", onUp);
+    list.addEventListener("pointercancel", onUp);
   }
 
   async function submit() {
@@ -161,15 +172,19 @@
   }
 
   function showResult(result) {
+    answered = true;
+    body.querySelectorAll("button, input").forEach((b) => { b.disabled = true; });
+    const orderList = document.getElementById("order-list");
+    if (orderList) orderList.classList.add("answered");
     feedback.hidden = false;
     feedback.textContent = "";
     feedback.className = "feedback " + (result.correct ? "right" : "wrong");
-    feedback.appendChild(el("p", { class: "verdict" }, (result.correct ? S.correct : S.wrong) + " · " + S.score + " " + Math.round(result.score * 100) + "% · " + S.rating + " " + result.rating));
+    feedback.appendChild(el("p", { class: "verdict" }, (result.correct ? S.correct : S.wrong) + " · " + S.score + " " + Math.round(result.score * 100) + "% · " + S.rating + " " + (S["rating_" + result.rating] || result.rating)));
     if (current.kind === "order") {
       const items = [...document.querySelectorAll("#order-list .order-item")];
       (result.misplaced || []).forEach((place) => {
         items[place].classList.add("misplaced");
-        items[place].appendChild(el("span", { class: "mark" }, S.misplaced));
+        items[place].querySelector(".text").after(el("span", { class: "mark" }, S.misplaced));
       });
       const right = el("ol", { class: "right-order" });
       result.expected.forEach((text, k) => {
@@ -178,7 +193,13 @@
       });
       feedback.appendChild(el("p", {}, S.expected + "："));
       feedback.appendChild(right);
-    } else if (!result.correct) {
+    } else if (current.kind === "choice") {
+      body.querySelectorAll(".option").forEach((b) => {
+        if (b.textContent === result.expected) b.classList.add("right");
+        else if (b.getAttribute("aria-checked") === "true") b.classList.add("wrong");
+      });
+    }
+    if (current.kind !== "order" && !result.correct) {
       feedback.appendChild(el("p", { class: "expected" }, S.expected + "：" + result.expected));
     }
     feedback.appendChild(el("p", { class: "due" }, S.due_again + "：" + new Date(result.due).toLocaleString()));
