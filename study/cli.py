@@ -9,7 +9,8 @@ from pathlib import Path
 
 import click
 
-from .build import load_document, load_terms
+from .build import FORMATS, BuildReport, Sources, build_deck, default_specs, load_document, load_terms
+from .deckspec import load_deckspec
 from .errors import StudyError
 from .glossary import filter_terms
 from .model import Document
@@ -103,6 +104,63 @@ def terms(paths: tuple[Path, ...], rite: str | None, fmt: str | None, glossary: 
         for t in found:
             glosses = "；".join(g.gloss for g in t.glosses[:3])
             click.echo(f"{t.term}\t{t.pinyin}\t{t.category}\t{t.total_frequency}\t{glosses}")
+
+
+def _targets(specs: list[Path], output: Path | None, default_dir: Path | None) -> list[Path]:
+    """Where each spec's package goes: ``output`` itself for one spec, else a folder of ``<stem>.apkg``."""
+    if len(specs) == 1 and default_dir is None and output is not None and not output.is_dir():
+        return [output if output.suffix else output.with_suffix(".apkg")]
+    folder = output or default_dir or Path.cwd()
+    if folder.exists() and not folder.is_dir():
+        raise click.BadParameter(f"{folder} is a file; several packages need a folder", param_hint="-o")
+    return [folder / f"{p.stem}.apkg" for p in specs]
+
+
+@cli.command()
+@click.argument("specs", nargs=-1, type=_existing())
+@click.option("--all", "all_specs", is_flag=True, help="Build every deck spec in decks/, one package each.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    help="The package (one SPEC) or a folder (several, or --all). Default: SPEC's name here; build/ for --all.",
+)
+@click.option(
+    "-f",
+    "--format",
+    "formats",
+    multiple=True,
+    type=click.Choice(FORMATS),
+    default=("apkg",),
+    show_default=True,
+    help="apkg: Anki package; csv: Anki text import; tsv: term TAB definition (Quizlet). Repeatable.",
+)
+def build(specs: tuple[Path, ...], all_specs: bool, output: Path | None, formats: tuple[str, ...]) -> None:
+    """Build Anki packages (and CSV/TSV) from deck specs.
+
+    Example: study build decks/xiangshe.yaml -o xiangshe.apkg -f apkg -f tsv
+    """
+    if all_specs == bool(specs):
+        raise click.UsageError("give deck spec files or --all (not both)")
+    paths = default_specs() if all_specs else list(specs)
+    if not paths:
+        raise click.UsageError("no deck specs in decks/")
+    targets = _targets(paths, output, Path("build") if all_specs else None)
+    sources = Sources()
+    reports: list[tuple[BuildReport, Path]] = []
+    with click.progressbar(
+        list(zip(paths, targets, strict=True)),
+        label="Building decks",
+        file=sys.stderr,
+        item_show_func=lambda item: item[0].name if item else None,
+    ) as bar:
+        for spec_path, target in bar:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            report = build_deck(load_deckspec(spec_path), target, formats=formats, sources=sources)
+            reports.append((report, spec_path))
+    for report, spec_path in reports:
+        files = ", ".join(str(p) for p in report.outputs)
+        click.echo(f"{spec_path.name}: {report.total_notes} notes, {report.total_cards} cards -> {files}")
 
 
 @cli.command()
