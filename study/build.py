@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import os
+import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from .align import align_document
+from .apkg import write_apkg
+from .cards import make_notes
 from .corpus import parse_corpus
+from .deckspec import DeckSpec
 from .errors import CorpusFormatError, GlossaryError, UnknownRiteError
+from .export import write_csv, write_tsv
 from .glossary import CURATED_FILE, build_terms, load_curated
 from .manifest import Manifest, find_manifest
 from .model import Document, Rite, Term
+from .notedata import NoteData
+from .selection import select
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -89,3 +97,153 @@ def load_corpus(paths: Iterable[Path] | None = None) -> Corpus:
     """Parse ``paths`` (default: the project's texts)."""
     chosen: Sequence[Path] = list(paths) if paths is not None else default_text_paths()
     return Corpus(tuple(load_document(p) for p in chosen))
+
+
+# --- decks: a spec in, Anki packages and CSV/TSV out --------------------------------------
+
+_EMPTY_KIND = {
+    "terms": "no term is used or glossed in the chosen stages",
+    "passages": "none of the chosen passages has a modern translation",
+    "cloze": "no chosen passage contains a glossed term",
+    "stages": "no chosen rite has two named stages",
+    "steps": "no chosen stage has two steps",
+}
+FORMATS = ("apkg", "csv", "tsv")
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What a build wrote: notes and cards per kind, the decks, the files."""
+
+    name: str
+    outputs: tuple[Path, ...]
+    notes: dict[str, int]
+    cards: dict[str, int]
+    decks: tuple[str, ...]
+    seconds: float
+
+    @property
+    def total_notes(self) -> int:
+        return sum(self.notes.values())
+
+    @property
+    def total_cards(self) -> int:
+        return sum(self.cards.values())
+
+
+class Sources:
+    """Texts and terms parsed once for several builds (``study build --all`` shares them)."""
+
+    def __init__(self) -> None:
+        self._documents: dict[Path, Document] = {}
+        self._terms: dict[tuple[tuple[Path, ...], Path], list[Term]] = {}
+
+    def corpus(self, paths: Sequence[Path]) -> Corpus:
+        for p in paths:
+            if p not in self._documents:
+                self._documents[p] = load_document(p)
+        return Corpus(tuple(self._documents[p] for p in paths))
+
+    def terms(self, paths: Sequence[Path], glossary: Path) -> list[Term]:
+        key = (tuple(paths), glossary)
+        if key not in self._terms:
+            self._terms[key] = load_terms(self.corpus(paths).documents, glossary)
+        return self._terms[key]
+
+
+def spec_paths(spec: DeckSpec) -> tuple[list[Path], Path, list[tuple[int | None, str]]]:
+    """The text files and glossary a spec uses, and a problem for each text that is not there.
+
+    Texts are named relative to ``texts/`` beside the spec (or the project's ``decks/texts``);
+    the glossary is the spec's ``glossary:``, else ``glossary.yaml`` beside it, else the project's.
+    """
+    folder = spec.folder
+    texts = folder / "texts" if folder and (folder / "texts").is_dir() else texts_dir()
+    problems: list[tuple[int | None, str]] = []
+    available = sorted(p.name for p in texts.glob("*.txt"))
+    paths = []
+    for i, name in enumerate(spec.texts):
+        if name in available:
+            paths.append(texts / name)
+        else:
+            key = f"texts[{i}]" if f"texts[{i}]" in spec.lines else "texts"
+            problems.append((spec.line(key), f"{key}: unknown text {name!r} (in {texts}: {', '.join(available)})"))
+    if not spec.texts:
+        paths = [texts / name for name in available]
+    if spec.glossary:
+        glossary = (folder or Path.cwd()) / spec.glossary
+        if not glossary.is_file():
+            problems.append((spec.line("glossary"), f"glossary: no such file {str(glossary)!r}"))
+            glossary = default_glossary_path()
+    elif folder and (folder / CURATED_FILE).is_file():
+        glossary = folder / CURATED_FILE
+    else:
+        glossary = default_glossary_path()
+    return paths, glossary, problems
+
+
+def plan_deck(spec: DeckSpec, sources: Sources | None = None) -> list[NoteData]:
+    """The notes of ``spec``; raises :class:`DeckSpecError` with every problem of the spec at once."""
+    sources = sources or Sources()
+    paths, glossary, problems = spec_paths(spec)
+    corpus = sources.corpus(paths)
+    selection = select(spec, corpus, sources.terms(paths, glossary) if paths else [])
+    notes = make_notes(selection)
+    made = {n.kind for n in notes}
+    if "kinds" in spec.lines:  # kinds the teacher asked for must give cards
+        for i, kind in enumerate(spec.kinds):
+            if kind not in made:
+                key = f"kinds[{i}]" if f"kinds[{i}]" in spec.lines else "kinds"
+                problems.append((spec.line(key), f"{key}: {kind!r} yields no card ({_EMPTY_KIND[kind]})"))
+    if not notes:
+        problems.append((spec.line("name"), "the spec selects no card"))
+    selection.raise_problems(problems)
+    return notes
+
+
+def build_deck(
+    spec: DeckSpec,
+    out: Path,
+    *,
+    timestamp: float | None = None,
+    formats: Sequence[str] = ("apkg",),
+    sources: Sources | None = None,
+) -> BuildReport:
+    """Build the deck of ``spec``: an Anki package at ``out`` and/or CSV/TSV beside it (same stem).
+
+    Args:
+        timestamp: the package's time (default: now). Anki updates notes only from a newer package.
+        formats: any of ``apkg``, ``csv`` (Anki text import), ``tsv`` (Quizlet: term TAB definition).
+        sources: parsed texts to share between builds.
+    """
+    started = time.perf_counter()
+    notes = plan_deck(spec, sources)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    outputs = []
+    for fmt in formats:
+        path = out.with_suffix(f".{fmt}")
+        if fmt == "apkg":
+            write_apkg(notes, path, timestamp=timestamp, description=f"{spec.name} — {Path(spec.path).name}")
+        elif fmt == "csv":
+            write_csv(notes, path)
+        elif fmt == "tsv":
+            write_tsv(notes, path)
+        else:
+            raise ValueError(f"unknown format {fmt!r} (expected {', '.join(FORMATS)})")
+        outputs.append(path)
+    notes_by, cards_by = Counter(n.kind for n in notes), Counter()
+    for n in notes:
+        cards_by[n.kind] += n.cards
+    return BuildReport(
+        spec.name,
+        tuple(outputs),
+        dict(notes_by),
+        dict(cards_by),
+        tuple(dict.fromkeys(n.deck for n in notes)),
+        time.perf_counter() - started,
+    )
+
+
+def default_specs() -> list[Path]:
+    """The deck specs the project carries: ``decks/*.yaml`` except the glossary."""
+    return sorted(p for p in decks_dir().glob("*.yaml") if p.name != CURATED_FILE)
