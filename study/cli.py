@@ -176,3 +176,47 @@ def serve(host: str, port: int) -> None:
     app = create_app()
     click.echo(f"Serving the quiz on http://{host}:{port}/ (database: {app.config['DATABASE_URL']})")
     app.run(host=host, port=port, debug=False, use_reloader=False)
+
+
+def _database(url: str | None) -> str:
+    import os
+
+    from .build import ROOT
+
+    return url or os.environ.get("DATABASE_URL") or f"sqlite:///{ROOT / 'instance' / 'study.sqlite'}"
+
+
+@cli.command("export-progress")
+@click.option(
+    "-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path), help="JSON file to write."
+)
+@click.option("--database", help="SQLAlchemy URL (default: $DATABASE_URL or the web app's SQLite file).")
+def export_progress_cmd(output: Path, database: str | None) -> None:
+    """Export every learner's cards and reviews to a JSON file.
+
+    Example: study export-progress -o progress.json --database sqlite:///instance/study.sqlite
+    """
+    from .backup import write_export
+    from .db import make_engine, upgrade
+
+    engine = make_engine(_database(database))
+    upgrade(engine)
+    report = write_export(engine, output)
+    click.echo(f"{report.learners} learners, {report.cards} cards, {report.reviews} reviews -> {output}")
+
+
+@cli.command("import-progress")
+@click.argument("path", type=_existing())
+@click.option("--database", help="SQLAlchemy URL (default: $DATABASE_URL or the web app's SQLite file).")
+def import_progress_cmd(path: Path, database: str | None) -> None:
+    """Merge an exported progress file into a database (in one transaction).
+
+    Example: study import-progress progress.json --database postgresql+psycopg://study@127.0.0.1/study
+    """
+    from .backup import read_import
+    from .db import make_engine, upgrade
+
+    engine = make_engine(_database(database))
+    upgrade(engine)
+    report = read_import(engine, path)
+    click.echo(f"imported {report.learners} learners, {report.cards} cards, {report.reviews} reviews from {path}")

@@ -15,7 +15,8 @@ from datetime import UTC, datetime, timedelta
 
 import fsrs
 import sqlalchemy as sa
-from sqlalchemy.engine import Engine
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection, Engine
 
 from .db import cards, classes, learners, questions, review_logs
 from .errors import StudyError
@@ -52,6 +53,12 @@ class CardRow:
     created_at: datetime
 
 
+def _insert_ignore(conn: Connection, table: sa.Table, keys: Sequence[str], **values: object) -> None:
+    """INSERT … ON CONFLICT DO NOTHING, so that two requests creating the same row both succeed."""
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    conn.execute(dialect.insert(table).values(**values).on_conflict_do_nothing(index_elements=list(keys)))
+
+
 def make_scheduler(desired_retention: float = 0.9, *, fuzzing: bool = True) -> fsrs.Scheduler:
     return fsrs.Scheduler(desired_retention=desired_retention, enable_fuzzing=fuzzing)
 
@@ -81,12 +88,8 @@ class ReviewStore:
                 ).scalar()
                 if class_id is None:
                     raise SignInError(f"unknown class code {class_code.strip()!r}")
-            row = conn.execute(sa.select(learners).where(learners.c.name == name)).first()
-            if row is None:
-                learner_id = conn.execute(
-                    learners.insert().values(name=name, class_id=class_id, created_at=now)
-                ).inserted_primary_key[0]
-                return Learner(int(learner_id), name, class_id)
+            _insert_ignore(conn, learners, ["name"], name=name, class_id=class_id, created_at=now)
+            row = conn.execute(sa.select(learners).where(learners.c.name == name)).one()
             if class_id is not None and row.class_id != class_id:
                 conn.execute(learners.update().where(learners.c.id == row.id).values(class_id=class_id))
             return Learner(row.id, row.name, class_id if class_id is not None else row.class_id)
@@ -100,14 +103,16 @@ class ReviewStore:
     def save_question(self, learner_id: int, question: Question, now: datetime) -> None:
         data = json.dumps(question.to_dict(), ensure_ascii=False)
         with self.engine.begin() as conn:
-            key = (questions.c.learner_id == learner_id) & (questions.c.item_id == question.item_id)
-            updated = conn.execute(questions.update().where(key).values(question_json=data, presented_at=now)).rowcount
-            if not updated:
-                conn.execute(
-                    questions.insert().values(
-                        learner_id=learner_id, item_id=question.item_id, question_json=data, presented_at=now
-                    )
+            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+            stmt = dialect.insert(questions).values(
+                learner_id=learner_id, item_id=question.item_id, question_json=data, presented_at=now
+            )
+            conn.execute(
+                stmt.on_conflict_do_update(
+                    index_elements=["learner_id", "item_id"],
+                    set_={"question_json": stmt.excluded.question_json, "presented_at": stmt.excluded.presented_at},
                 )
+            )
 
     def question(self, learner_id: int, item_id: str) -> tuple[Question, datetime] | None:
         with self.engine.connect() as conn:
@@ -134,19 +139,26 @@ class ReviewStore:
         """Review the learner's card for ``item_id`` and log it, in one transaction."""
         with self.engine.begin() as conn:
             key = (cards.c.learner_id == learner_id) & (cards.c.item_id == item_id)
+            # Make sure the row exists, then lock it: a second answer to the item waits for this one.
+            _insert_ignore(
+                conn,
+                cards,
+                ["learner_id", "item_id"],
+                learner_id=learner_id,
+                item_id=item_id,
+                card_json=fsrs.Card().to_json(),
+                due=now,
+                reps=0,
+                created_at=now,
+            )
             query = sa.select(cards).where(key)
             if conn.dialect.name != "sqlite":
                 query = query.with_for_update()
-            row = conn.execute(query).first()
-            card = fsrs.Card.from_json(row.card_json) if row else fsrs.Card()
+            row = conn.execute(query).one()
+            card = fsrs.Card.from_json(row.card_json)
             card, log = self.scheduler.review_card(card, RATINGS[rating], now, duration_ms)
             values = {"card_json": card.to_json(), "due": card.due, "last_review": now}
-            if row:
-                conn.execute(cards.update().where(key).values(reps=row.reps + 1, **values))
-            else:
-                conn.execute(
-                    cards.insert().values(learner_id=learner_id, item_id=item_id, reps=1, created_at=now, **values)
-                )
+            conn.execute(cards.update().where(key).values(reps=row.reps + 1, **values))
             conn.execute(
                 review_logs.insert().values(
                     learner_id=learner_id,

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+import uuid
 from pathlib import Path
 
 import pytest
@@ -52,19 +54,56 @@ def line_labels() -> dict[str, set[int]]:
     return {k: ranges(v) for k, v in raw.items()}
 
 
+PG_ADMIN_URL = os.environ.get("STUDY_TEST_DATABASE_URL")  # e.g. from scripts/pg-test-server start
+
+
+def pytest_collection_modifyitems(items):
+    """Tests that use a database are marked ``database``: CI runs them again on PostgreSQL."""
+    for item in items:
+        if "database_url" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.database)
+
+
 @pytest.fixture
-def app(tmp_path):
+def database_url(tmp_path):
+    """A fresh, empty database: a SQLite file, or a new PostgreSQL database when
+    STUDY_TEST_DATABASE_URL names a server (dropped after the test)."""
+    if not PG_ADMIN_URL:
+        yield f"sqlite:///{tmp_path / 'study.sqlite'}"
+        return
+    import sqlalchemy as sa
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    url = sa.engine.make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+    yield url
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    admin.dispose()
+
+
+def dispose(app) -> None:
+    """Close an app's database connections (before its test database is dropped)."""
+    app.extensions["study"].store.engine.dispose()
+
+
+@pytest.fixture
+def app(database_url):
     from web import create_app
 
-    return create_app(
+    app = create_app(
         {
             "TESTING": True,
             "SECRET_KEY": "test",
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'study.sqlite'}",
+            "DATABASE_URL": database_url,
             "RANDOM_SEED": 1,
             "FSRS_FUZZING": False,
         }
     )
+    yield app
+    dispose(app)
 
 
 @pytest.fixture

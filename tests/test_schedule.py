@@ -14,10 +14,11 @@ T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 @pytest.fixture
-def store(tmp_path):
-    engine = make_engine(f"sqlite:///{tmp_path / 'reviews.sqlite'}")
+def store(database_url):
+    engine = make_engine(database_url)
     upgrade(engine)
-    return ReviewStore(engine, make_scheduler(fuzzing=False))
+    yield ReviewStore(engine, make_scheduler(fuzzing=False))
+    engine.dispose()
 
 
 def test_golden_fsrs_history_with_pinned_utc_times(store):
@@ -55,15 +56,16 @@ def test_stored_card_json_round_trips(store):
     assert again.to_dict() == card.to_dict()
 
 
-def test_two_answers_to_the_same_item_at_once_lose_neither_review(tmp_path):
-    url = f"sqlite:///{tmp_path / 'race.sqlite'}"
+def test_two_answers_to_the_same_item_at_once_lose_neither_review(database_url):
+    url = database_url
     engine = make_engine(url)
     upgrade(engine)
     learner = ReviewStore(engine, make_scheduler(fuzzing=False)).sign_in("丁", None, T0)
     barrier = threading.Barrier(8)
+    engines = [make_engine(url) for _ in range(8)]  # one connection pool per "worker"
 
     def answer(k: int) -> None:
-        own = ReviewStore(make_engine(url), make_scheduler(fuzzing=False))  # one connection pool per "worker"
+        own = ReviewStore(engines[k], make_scheduler(fuzzing=False))
         barrier.wait()
         own.record(learner.id, "same", RatingName.GOOD, score=1, correct=True, answer=k, now=T0 + timedelta(seconds=k))
 
@@ -75,6 +77,8 @@ def test_two_answers_to_the_same_item_at_once_lose_neither_review(tmp_path):
     with engine.connect() as conn:
         logs = conn.execute(sa.select(sa.func.count()).select_from(review_logs)).scalar()
         reps = conn.execute(sa.select(cards.c.reps).where(cards.c.item_id == "same")).scalar()
+    for e in [engine, *engines]:
+        e.dispose()
     assert logs == 8 and reps == 8
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from tests.conftest import Api
+from tests.conftest import Api, dispose
 
 
 def test_session_starts_anonymous_with_a_csrf_token(client):
@@ -61,12 +61,10 @@ def test_progress_counts_per_rite(app, api):
     assert set(next(iter(rites.values()))) == {"rite", "total", "seen", "due", "mastered"}
 
 
-def test_nothing_due_gives_null_and_the_next_due_time(app, tmp_path):
+def test_nothing_due_gives_null_and_the_next_due_time(database_url):
     from web import create_app
 
-    app = create_app(
-        {"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": f"sqlite:///{tmp_path / 'd.sqlite'}", "NEW_PER_DAY": 1}
-    )
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": database_url, "NEW_PER_DAY": 1})
     api = Api(app.test_client())
     item = api.next(kind="vocab").get_json()["item"]
     question, _ = app.extensions["study"].store.question(1, item["id"])
@@ -76,6 +74,7 @@ def test_nothing_due_gives_null_and_the_next_due_time(app, tmp_path):
     card = app.extensions["study"].store.cards(1)[item["id"]]
     tomorrow = (card.created_at + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
     assert datetime.fromisoformat(body["next_due"]) == min(tomorrow, card.due)  # new items wait for tomorrow
+    dispose(app)
 
 
 # --- bad input -----------------------------------------------------------------------------
@@ -152,17 +151,16 @@ def test_sign_in_form_without_token_is_refused(client):
     assert client.post("/signin", data={"name": "王生"}).status_code == 403
 
 
-def test_everything_rendered_is_escaped(tmp_path):
+def test_everything_rendered_is_escaped(tmp_path, database_url):
     from web import create_app
 
     text = tmp_path / "hostile.txt"
     text.write_text("乡射礼\n主人<b>拜</b>&amp;【拜，<i>礼</i>也】\n右<script>x\n甲\n右乙\n丙\n右丁\n", "utf-8")
-    app = create_app(
-        {"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": f"sqlite:///{tmp_path / 'h.sqlite'}", "TEXTS": [str(text)]}
-    )
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": database_url, "TEXTS": [str(text)]})
     client = app.test_client()
     Api(client, "甲乙")
     html = client.get("/progress").get_data(as_text=True)
+    dispose(app)
     assert "&lt;script&gt;x" in html and "<script>x" not in html
 
 
@@ -194,13 +192,13 @@ def test_progress_page_shows_reviews_and_the_timeline(app, client):
     assert html.count("<svg") >= 3 and "邀请宾客" in html and "速賔" in html
 
 
-def test_reviews_survive_a_restart_of_the_app(tmp_path):
+def test_reviews_survive_a_restart_of_the_app(database_url):
     from web import create_app
 
     config = {
         "TESTING": True,
         "SECRET_KEY": "same",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'keep.sqlite'}",
+        "DATABASE_URL": database_url,
         "RANDOM_SEED": 2,
     }
     first = create_app(config)
@@ -213,6 +211,8 @@ def test_reviews_survive_a_restart_of_the_app(tmp_path):
     rows = second.extensions["study"].store.cards(1)
     assert rows[item["id"]].due.isoformat() == due
     progress = again.client.get("/api/progress").get_json()["rites"]
+    dispose(first)
+    dispose(second)
     assert sum(r["seen"] for r in progress) == 1
 
 
