@@ -119,6 +119,7 @@ class Grade:
     rating: RatingName
     expected: str | list[str]
     misplaced: tuple[int, ...] = ()
+    submitted: tuple[int, ...] = ()  # order: the right position of each item, in the order given
 
 
 class AnswerError(ValueError):
@@ -382,9 +383,12 @@ def grade(question: Question, answer: object, *, seconds: float | None = None, f
             raise AnswerError("an order answer is a list of item indices")
         if sorted(answer) != list(range(len(question.items))):
             raise AnswerError(f"the order must use each of the {len(question.items)} items once")
-        result = grade_order(_resolve_duplicates(question, answer), OrderMode(question.mode))
+        submitted = _resolve_duplicates(question, answer)
+        result = grade_order(submitted, OrderMode(question.mode))
         rating = rating_for(result.score, seconds=seconds, fast_seconds=fast_seconds * 3)
-        return Grade(result.correct, result.score, rating, list(question.right_order), result.misplaced)
+        return Grade(
+            result.correct, result.score, rating, list(question.right_order), result.misplaced, tuple(submitted)
+        )
     if not isinstance(answer, str):
         raise AnswerError("this answer is a string")
     if question.kind == Kind.CHOICE:

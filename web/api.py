@@ -122,7 +122,7 @@ def answer_item(learner_id: int, item_id: object, answer: object) -> dict:
         result.rating,
         score=result.score,
         correct=result.correct,
-        answer=answer,
+        answer=_logged_answer(question, answer, result),
         now=moment,
         duration_ms=int(seconds * 1000),
     )
@@ -137,6 +137,14 @@ def answer_item(learner_id: int, item_id: object, answer: object) -> dict:
         body["misplaced"] = list(result.misplaced)
         body["modern"] = list(question.modern)
     return body
+
+
+def _logged_answer(question, answer: object, result) -> object:  # type: ignore[no-untyped-def]
+    """What the review log keeps: the answer, and for an order the right positions as given, so
+    that a report can tell which neighbouring items were swapped."""
+    if question.kind == Kind.ORDER:
+        return {"answer": answer, "submitted": list(result.submitted), "right": list(question.right_order)}
+    return {"answer": answer, "expected": question.accepted[0]}
 
 
 @bp.post("/answer")
