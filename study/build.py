@@ -190,6 +190,8 @@ def plan_deck(spec: DeckSpec, sources: Sources | None = None) -> list[NoteData]:
     selection = select(spec, corpus, sources.terms(paths, glossary) if paths else [])
     notes = make_notes(selection)
     made = {n.kind for n in notes}
+    if problems or selection.problems:  # an empty kind would only echo a bad reference
+        selection.raise_problems(problems)
     if "kinds" in spec.lines:  # kinds the teacher asked for must give cards
         for i, kind in enumerate(spec.kinds):
             if kind not in made:

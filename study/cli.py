@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import sys
@@ -148,13 +149,15 @@ def build(specs: tuple[Path, ...], all_specs: bool, output: Path | None, formats
     targets = _targets(paths, output, Path("build") if all_specs else None)
     sources = Sources()
     reports: list[tuple[BuildReport, Path]] = []
-    with click.progressbar(
-        list(zip(paths, targets, strict=True)),
+    jobs = list(zip(paths, targets, strict=True))
+    bar = click.progressbar(
+        jobs,
         label="Building decks",
         file=sys.stderr,
         item_show_func=lambda item: item[0].name if item else None,
-    ) as bar:
-        for spec_path, target in bar:
+    )
+    with bar if len(jobs) > 1 else contextlib.nullcontext(jobs) as items:
+        for spec_path, target in items:
             target.parent.mkdir(parents=True, exist_ok=True)
             report = build_deck(load_deckspec(spec_path), target, formats=formats, sources=sources)
             reports.append((report, spec_path))

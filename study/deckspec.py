@@ -240,7 +240,7 @@ def read_deckspec(text: str, path: str, *, folder: Path | None = None) -> DeckSp
     r.mapping(data, (), _KEYS)
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
-        r.problem(("name",), f"must be non-empty text, not {name!r}" if "name" in data else "is missing")
+        r.problem(("name",), f"must be non-empty text, not {name!r}" if "name" in data else "is required")
         name = Path(path).stem
     limits = r.mapping(data.get("limits"), ("limits",), ("terms", "cloze"))
     max_terms = r.integer(limits["terms"], ("limits", "terms"), 1) if "terms" in limits else None
