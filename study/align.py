@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
-from .model import Document, Segment, Stage
+from .model import Document, LineKind, Segment, Stage
 from .normalize import search_key
 from .translation import Renderings, opens_heading, strip_prefix
 
@@ -151,6 +151,7 @@ class Probe:
 
     bag: Bag
     heading: bool  # opens with 右边是… read as 「the above」
+    cut: bool = False  # the excerpt may end inside it: it renders the beginning of its rows
 
 
 class Scorer:
@@ -164,8 +165,9 @@ class Scorer:
         self.weight = {ch: math.log(total / (k + 1)) + 0.05 for ch, k in df.items()}
         self.full = {n: self.bag(key) for n, key in self.keys.items()}
         # The text alone, where the row also holds commentary a translation may leave out.
-        self.text = {n: self.bag(search_key("".join(r.text))) for n, r in rows.items() if r.segments}
-        self._probes: dict[str, Probe] = {}
+        self.text_keys = {n: search_key("".join(r.text)) for n, r in rows.items() if r.segments}
+        self.text = {n: self.bag(key) for n, key in self.text_keys.items()}
+        self._probes: dict[tuple[str, bool], Probe] = {}
         self._memo: dict[tuple[int, int], float] = {}
         self._postings: dict[str, list[tuple[int, int]]] = {}
         for n, bag in [*self.full.items(), *((-n, bag) for n, bag in self.text.items())]:
@@ -176,10 +178,10 @@ class Scorer:
         counts = Counter(key)
         return Bag(dict(counts), sum(self.weight.get(ch, 0.0) * k for ch, k in counts.items()), len(key))
 
-    def probe(self, text: str) -> Probe:
-        if text not in self._probes:
-            self._probes[text] = Probe(self.bag(search_key(text)), opens_heading(text))
-        return self._probes[text]
+    def probe(self, text: str, *, cut: bool = False) -> Probe:
+        if (text, cut) not in self._probes:
+            self._probes[(text, cut)] = Probe(self.bag(search_key(text)), opens_heading(text), cut)
+        return self._probes[(text, cut)]
 
     def similarity(self, translation: Bag, classical: Bag) -> float:
         """The kept share of the classical weight in the translation, less a length-misfit penalty."""
@@ -198,6 +200,8 @@ class Scorer:
 
     def score(self, probe: Probe, run: list[int]) -> float:
         """How well a translation renders a run of rows: their text alone, or with their commentary."""
+        if probe.cut:
+            return self._score_cut(probe, run)
         sides = [[self.full[n] for n in run]]
         if any(n in self.text for n in run):
             sides.append([self.text.get(n, self.full[n]) for n in run])
@@ -207,9 +211,17 @@ class Scorer:
             if merged.weight:
                 kept = self._single(probe, merged) if len(bags) == 1 else self._kept(probe.bag, merged)
                 best = max(best, self._net(kept, probe.bag, merged))
-        if probe.heading and self.rows[run[0]].stage is not None:
-            best += _HEADING_BONUS
-        return best
+        return best + self._heading_bonus(probe, run)
+
+    def _score_cut(self, probe: Probe, run: list[int]) -> float:
+        """A line cut short can only render the beginning of its rows: score it against that."""
+        size = math.ceil(probe.bag.length / math.exp(_LOG_RATIO))
+        keys = ["".join(self.keys[n] for n in run), "".join(self.text_keys.get(n, self.keys[n]) for n in run)]
+        best = max(self.similarity(probe.bag, self.bag(key[:size])) for key in keys)
+        return best + self._heading_bonus(probe, run)
+
+    def _heading_bonus(self, probe: Probe, run: list[int]) -> float:
+        return _HEADING_BONUS if probe.heading and self.rows[run[0]].stage is not None else 0.0
 
     def bound(self, probe: Probe, run: list[int]) -> float:
         """An upper bound of :meth:`score`, from the rows one by one (each counted once, memoised)."""
@@ -220,7 +232,7 @@ class Scorer:
             if merged.weight:
                 kept = sum(self._single(probe, b) for b in bags)
                 best = max(best, self._net(kept, probe.bag, merged))
-        return best + (_HEADING_BONUS if probe.heading and self.rows[run[0]].stage is not None else 0.0)
+        return best + self._heading_bonus(probe, run)
 
     def _single(self, probe: Probe, bag: Bag) -> float:
         key = (id(probe), id(bag))
@@ -230,6 +242,8 @@ class Scorer:
 
     def best_anywhere(self, probe: Probe) -> float:
         """The best score ``probe`` reaches against any single row of the document."""
+        if probe.cut:
+            return max(self._score_cut(probe, [n]) for n in self.rows)
         kept: Counter[int] = Counter()
         for ch, k in probe.bag.counts.items():
             w = self.weight.get(ch, 0.0)
@@ -266,21 +280,26 @@ def _merge(bags: list[Bag]) -> Bag:
     return Bag(dict(counts), sum(b.weight for b in bags), sum(b.length for b in bags))
 
 
-Bead = tuple[list[int], list[int], float]  # rows, translation lines, score
+Pair = tuple[list[int], list[int], float]  # rows, translation lines, score
+Step = tuple[int, int, float]  # rows consumed, lines consumed, score
 
 
-def align_chunk(scorer: Scorer, run: list[int], texts: list[str], copies: list[bool]) -> list[tuple[int, ...]]:
+def align_chunk(
+    scorer: Scorer, run: list[int], texts: list[str], copies: list[bool], *, cut: bool = False
+) -> list[Step]:
     """The beads of one chunk (rows ``run``) with its block (``texts``), by dynamic programming.
 
     Each bead is (rows consumed, lines consumed, score); unpaired rows and lines are beads too.
+    ``cut`` says the block's last line may be cut short by the end of the excerpt.
     """
-    probes = [scorer.probe(t) for t in texts]
-    merged = [scorer.probe(a + b) for a, b in zip(texts, texts[1:], strict=False)]
+    last = len(texts) - 1
+    probes = [scorer.probe(t, cut=cut and j == last) for j, t in enumerate(texts)]
+    merged = [scorer.probe(texts[j] + texts[j + 1], cut=cut and j + 1 == last) for j in range(last)]
     n, m = len(run), len(texts)
     skip = [scorer.skip_cost(r) for r in run]
     single = [[scorer.score(p, [r]) for r in run] for p in probes]
     best = [[-math.inf] * (m + 1) for _ in range(n + 1)]
-    back: list[list[tuple[int, int, float]]] = [[(0, 0, 0.0)] * (m + 1) for _ in range(n + 1)]
+    back: list[list[Step]] = [[(0, 0, 0.0)] * (m + 1) for _ in range(n + 1)]
     best[0][0] = 0.0
     for i in range(n + 1):
         for j in range(m + 1):
@@ -293,7 +312,8 @@ def align_chunk(scorer: Scorer, run: list[int], texts: list[str], copies: list[b
                 if not copies[j]:
                     if i < n:
                         steps.append((1, 1, single[j][i], single[j][i]))
-                    for k in range(2, min(_MAX_GROUP, n - i) + 1):
+                    # A line cut short renders the beginning of one row at most.
+                    for k in range(2, 1 if probes[j].cut else min(_MAX_GROUP, n - i) + 1):
                         # A group must beat its best row alone with the others skipped (or all skipped).
                         skipped = sum(skip[i : i + k])
                         alone = max(single[j][r] - skipped + skip[r] for r in range(i, i + k))
@@ -309,8 +329,9 @@ def align_chunk(scorer: Scorer, run: list[int], texts: list[str], copies: list[b
                 if here + gain > best[i + di][j + dj]:
                     best[i + di][j + dj] = here + gain
                     back[i + di][j + dj] = (di, dj, score)
-    beads = []
-    i, j = n, m
+    # Rows after the last line of a block cut by the excerpt's end were never reached: skip them freely.
+    i, j = (max(range(n + 1), key=lambda a: best[a][m]), m) if cut else (n, m)
+    beads: list[Step] = [(1, 0, 0.0)] * (n - i)
     while i or j:
         di, dj, score = back[i][j]
         beads.append((di, dj, score))
@@ -328,14 +349,18 @@ class _Alignment:
         blocks: dict[int, list[int]] = {}
         for t in doc.translation:
             blocks.setdefault(t.chunk, []).append(t.line)
-        found: list[tuple[int, list[Bead], int, int]] = []  # chunk, pairs, good lines, open lines
+        # An excerpt that ends inside a block may cut its last line short.
+        ends_in_block = next((k for k in reversed(doc.line_kinds) if k != LineKind.BLANK), None) == LineKind.TRANSLATION
+        self.cut = doc.translation[-1].line if ends_in_block and doc.translation else None
+        found: list[tuple[int, list[Pair], int, int]] = []  # chunk, pairs, good lines, open lines
         for k, chunk in enumerate(doc.chunks):
             run = [n for n in chunk if n in self.rows]
             block = blocks.get(k, [])
             if run and block:
                 texts = [self.texts[n] for n in block]
                 copies = [self.scorer.is_copy(t, run) for t in texts]
-                pairs = self._pairs(run, block, align_chunk(self.scorer, run, texts, copies))
+                beads = align_chunk(self.scorer, run, texts, copies, cut=self.cut in block)
+                pairs = self._pairs(run, block, beads)
                 found.append((k, pairs, self._good(pairs), copies.count(False)))
         prior = (sum(f[2] for f in found) + 1) / (sum(f[3] for f in found) + 2)
         self.links: list[Link] = []
@@ -346,21 +371,23 @@ class _Alignment:
                 self.links.append(Link(k, tuple(tlines), tuple(classical), score, confidence))
 
     @staticmethod
-    def _pairs(run: list[int], block: list[int], beads: list[tuple[int, ...]]) -> list[Bead]:
-        pairs, i, j = [], 0, 0
+    def _pairs(run: list[int], block: list[int], beads: list[Step]) -> list[Pair]:
+        pairs: list[Pair] = []
+        i = j = 0
         for di, dj, score in beads:
             if di and dj:
                 pairs.append((run[i : i + di], block[j : j + dj], score))
             i, j = i + di, j + dj
         return pairs
 
-    def _good(self, pairs: list[Bead]) -> int:
+    def _good(self, pairs: list[Pair]) -> int:
         """Lines whose pair beats leaving them alone and comes near their best match anywhere."""
         return sum(
             1
             for _, lines, score in pairs
             for n in lines
-            if score > 0 and score >= self.scorer.best_anywhere(self.scorer.probe(self.texts[n])) - _ELSEWHERE
+            if score > 0
+            and score >= self.scorer.best_anywhere(self.scorer.probe(self.texts[n], cut=n == self.cut)) - _ELSEWHERE
         )
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from study.align import CONFIDENT, align_document, align_links
+from study.align import CONFIDENT, Link, align_document, align_links
 from study.cli import cli
 from study.corpus import parse_corpus
 from study.manifest import find_manifest
@@ -49,6 +49,11 @@ def _parse(path: Path) -> Document:
 @pytest.fixture(scope="module")
 def unaligned() -> Document:
     return _parse(TEXTS / XIANGSHE)
+
+
+@pytest.fixture(scope="module")
+def links(xiangshe: Document) -> tuple[Link, ...]:
+    return align_links(xiangshe)
 
 
 def _passages(doc: Document) -> list[Passage]:
@@ -93,9 +98,9 @@ def test_alignment_of_000_agrees_with_the_hand_checked_gold(xiangshe, gold):
     assert untranslated and all(p.translation is None for p in untranslated)
 
 
-def test_every_translation_line_pairs_with_the_lines_the_gold_gives_it(xiangshe, gold):
-    paired = {t: set(link.classical_lines) for link in align_links(xiangshe) for t in link.translation_lines}
-    confident = {t for link in align_links(xiangshe) if link.confidence >= CONFIDENT for t in link.translation_lines}
+def test_every_translation_line_pairs_with_the_lines_the_gold_gives_it(links, gold):
+    paired = {t: set(link.classical_lines) for link in links for t in link.translation_lines}
+    confident = {t for link in links if link.confidence >= CONFIDENT for t in link.translation_lines}
     rows = {t: lines for t, (lines, renders) in gold.items() if renders != "copy"}
     agree = [t for t, lines in rows.items() if paired.get(t) == lines and t in confident]
     print(f"translation lines paired as in the gold: {len(agree)}/{len(rows)} = {len(agree) / len(rows):.1%}")
@@ -113,18 +118,18 @@ def test_modern_names_of_every_stage_of_000(xiangshe):
     assert yanli is not None and yanli.stages[-1].modern_name is None  # no heading, no name
 
 
-def test_headings_pair_with_the_translation_the_gold_names(xiangshe):
-    heading_of = {link.classical_lines[0]: link.translation_lines for link in align_links(xiangshe)}
+def test_headings_pair_with_the_translation_the_gold_names(links):
+    heading_of = {link.classical_lines[0]: link.translation_lines for link in links}
     for row in _read_tsv("modern_names_000.tsv"):
         if row["translation_line"] != "-":
             assert heading_of.get(int(row["heading_line"])) == (int(row["translation_line"]),), row
 
 
-def test_mistranslated_headings_are_paired_but_not_named(xiangshe):
+def test_mistranslated_headings_are_paired_but_not_named(xiangshe, links):
     rite = xiangshe.rite("乡射礼")
     assert rite is not None
     for name, line in (("取矢视算", 238), ("饮不胜者", 246)):  # 右方的人取箭… / 右方让失败者喝酒…
-        link = next(link for link in align_links(xiangshe) if link.translation_lines == (line,))
+        link = next(link for link in links if link.translation_lines == (line,))
         assert link.confidence >= CONFIDENT
         assert rite.stage(name).modern_name is None
 
@@ -285,6 +290,16 @@ def test_an_excerpt_cut_inside_a_block_keeps_only_right_pairs(gold):
     doc = align_document(parse_corpus("\n".join(lines[:27]), XIANGSHE, first_rite="乡射礼"))  # block 20-35 cut
     assert _wrong_pairs(doc, gold) == []
     assert [p.translation_lines for p in _passages(doc) if p.translation] == [(3,), (20,), (23,), (25,)]
+
+
+@pytest.mark.parametrize(("last", "share"), [(23, 1 / 2), (58, 1 / 3), (270, 1 / 2), (389, 1 / 3)])
+def test_an_excerpt_cut_inside_a_translation_line_keeps_only_right_pairs(gold, last, share):
+    lines = (TEXTS / XIANGSHE).read_text("utf-8").split("\n")
+    cut = lines[last - 1][: int(len(lines[last - 1]) * share)]
+    doc = align_document(parse_corpus("\n".join([*lines[: last - 1], cut]), XIANGSHE, first_rite="乡射礼"))
+    assert _wrong_pairs(doc, gold) == []
+    (p,) = [p for p in _passages(doc) if last in p.translation_lines]  # the cut line renders the start of its row
+    assert p.translation == split_inline(cut).main
 
 
 def test_inline_commentary_is_split_off():
