@@ -16,7 +16,7 @@ from .corpus import parse_corpus
 from .deckspec import DeckSpec
 from .errors import CorpusFormatError, GlossaryError, UnknownRiteError
 from .export import write_csv, write_tsv
-from .glossary import CURATED_FILE, build_terms, load_curated
+from .glossary import CURATED_FILE, Curated, build_terms, load_curated
 from .manifest import Manifest, find_manifest
 from .model import Document, Rite, Term
 from .notedata import NoteData
@@ -136,6 +136,7 @@ class Sources:
 
     def __init__(self) -> None:
         self._documents: dict[Path, Document] = {}
+        self._curated: dict[Path, Curated | None] = {}
         self._terms: dict[tuple[tuple[Path, ...], Path], list[Term]] = {}
 
     def corpus(self, paths: Sequence[Path]) -> Corpus:
@@ -147,7 +148,9 @@ class Sources:
     def terms(self, paths: Sequence[Path], glossary: Path) -> list[Term]:
         key = (tuple(paths), glossary)
         if key not in self._terms:
-            self._terms[key] = load_terms(self.corpus(paths).documents, glossary)
+            if glossary not in self._curated:  # one read of the glossary for every text set
+                self._curated[glossary] = load_curated(glossary) if glossary.is_file() else None
+            self._terms[key] = build_terms(self.corpus(paths).documents, self._curated[glossary])
         return self._terms[key]
 
 
