@@ -1,8 +1,11 @@
 """The database: tables (SQLAlchemy Core), engine set-up, and migrations (Alembic).
 
 SQLite by default (a file in the web app's instance folder), any SQLAlchemy URL through
-``DATABASE_URL``. Every SQLite transaction begins IMMEDIATE, so that concurrent answers queue
-for the write lock instead of failing; WAL lets readers go on meanwhile.
+``DATABASE_URL``. Every SQLite transaction that may write begins IMMEDIATE, so that concurrent
+answers queue for the write lock instead of failing; connections from :func:`reading` begin
+DEFERRED and, in WAL mode, read a snapshot without waiting for writers at all. WAL with
+``synchronous=NORMAL`` syncs at checkpoints rather than at every commit: a crash cannot corrupt
+the file, a power cut may lose the last moments' answers.
 """
 
 from __future__ import annotations
@@ -94,6 +97,15 @@ questions = sa.Table(
 )
 
 
+READ_ONLY = "study_read_only"  # execution option set by reading()
+
+
+def reading(engine: Engine) -> sa.Connection:
+    """A connection for reads only (``with reading(engine) as conn:``): on SQLite its
+    transactions never take the write lock, so reads do not queue behind answers."""
+    return engine.connect().execution_options(**{READ_ONLY: True})
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite gets WAL, a busy timeout and IMMEDIATE transactions."""
     if url.startswith("sqlite"):
@@ -104,13 +116,15 @@ def make_engine(url: str) -> Engine:
             dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA busy_timeout=30000")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
         @sa.event.listens_for(engine, "begin")
         def _begin(connection):  # type: ignore[no-untyped-def]
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            read_only = connection.get_execution_options().get(READ_ONLY, False)
+            connection.exec_driver_sql("BEGIN DEFERRED" if read_only else "BEGIN IMMEDIATE")
 
         return engine
     return sa.create_engine(url, pool_pre_ping=True)

@@ -27,6 +27,7 @@ from typing import Any
 
 from .errors import DeckSpecError
 from .model import CATEGORIES
+from .normalize import normalize
 from .yamlsrc import YamlDoc, load_yaml
 
 KINDS = ("terms", "passages", "cloze", "stages", "steps")
@@ -223,6 +224,9 @@ def _extra_terms(r: _Reader, value: Any) -> tuple[ExtraTerm, ...]:
         if category not in CATEGORIES:
             r.problem((*at, "category"), f"{category!r} is not one of {', '.join(CATEGORIES)}")
             category = "other"
+        if any(normalize(x.term) == normalize(term.strip()) for x in out):
+            r.problem((*at, "term"), f"{term} is already an extra term")
+            continue
         out.append(ExtraTerm(term.strip(), glosses, reading, str(category), r.doc.line(*at)))
     return tuple(out)
 

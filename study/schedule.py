@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
-from .db import cards, classes, learners, questions, review_logs
+from .db import cards, classes, learners, questions, reading, review_logs
 from .errors import StudyError
 from .grading import RatingName
 from .quiz import Question, QuizItem
@@ -51,6 +51,24 @@ class CardRow:
     due: datetime
     reps: int
     created_at: datetime
+
+
+@dataclass(frozen=True)
+class Agenda:
+    """What choosing a learner's next item needs of their cards, read without parsing them."""
+
+    seen: frozenset[str]  # items the learner has a card for
+    due: dict[str, datetime]  # items due now, with when they fell due
+    started_today: int  # cards first reviewed since UTC midnight
+
+    @classmethod
+    def of(cls, known: dict[str, CardRow], now: datetime) -> Agenda:
+        start = day_start(now)
+        return cls(
+            frozenset(known),
+            {i: c.due for i, c in known.items() if c.due <= now},
+            sum(1 for c in known.values() if c.created_at >= start),
+        )
 
 
 def _insert_ignore(conn: Connection, table: sa.Table, keys: Sequence[str], **values: object) -> None:
@@ -95,7 +113,7 @@ class ReviewStore:
             return Learner(row.id, row.name, class_id if class_id is not None else row.class_id)
 
     def learner(self, learner_id: int) -> Learner | None:
-        with self.engine.connect() as conn:
+        with reading(self.engine) as conn:
             row = conn.execute(sa.select(learners).where(learners.c.id == learner_id)).first()
         return Learner(row.id, row.name, row.class_id) if row else None
 
@@ -115,7 +133,7 @@ class ReviewStore:
             )
 
     def question(self, learner_id: int, item_id: str) -> tuple[Question, datetime] | None:
-        with self.engine.connect() as conn:
+        with reading(self.engine) as conn:
             row = conn.execute(
                 sa.select(questions).where((questions.c.learner_id == learner_id) & (questions.c.item_id == item_id))
             ).first()
@@ -146,7 +164,9 @@ class ReviewStore:
                 ["learner_id", "item_id"],
                 learner_id=learner_id,
                 item_id=item_id,
-                card_json=fsrs.Card().to_json(),
+                # an explicit id: fsrs.Card() takes one from the clock and then sleeps 1 ms to keep
+                # ids apart, here inside the write lock; our cards are told apart by (learner, item)
+                card_json=fsrs.Card(card_id=int(now.timestamp() * 1000)).to_json(),
                 due=now,
                 reps=0,
                 created_at=now,
@@ -174,14 +194,23 @@ class ReviewStore:
         return card
 
     def cards(self, learner_id: int) -> dict[str, CardRow]:
-        with self.engine.connect() as conn:
+        with reading(self.engine) as conn:
             rows = conn.execute(sa.select(cards).where(cards.c.learner_id == learner_id)).all()
         return {
             r.item_id: CardRow(r.item_id, fsrs.Card.from_json(r.card_json), r.due, r.reps, r.created_at) for r in rows
         }
 
+    def agenda(self, learner_id: int, now: datetime) -> Agenda:
+        """The learner's :class:`Agenda` in two small queries (ids, and the few due cards)
+        instead of loading and parsing every card as :meth:`cards` does."""
+        mine = cards.c.learner_id == learner_id
+        with reading(self.engine) as conn:
+            rows = conn.execute(sa.select(cards.c.item_id, cards.c.created_at >= day_start(now)).where(mine)).all()
+            due = conn.execute(sa.select(cards.c.item_id, cards.c.due).where(mine & (cards.c.due <= now))).all()
+        return Agenda(frozenset(r[0] for r in rows), {r[0]: r[1] for r in due}, sum(1 for r in rows if r[1]))
+
     def logs(self, learner_id: int) -> list[sa.Row]:
-        with self.engine.connect() as conn:
+        with reading(self.engine) as conn:
             return list(
                 conn.execute(
                     sa.select(review_logs).where(review_logs.c.learner_id == learner_id).order_by(review_logs.c.id)
@@ -194,13 +223,17 @@ def choose_next(
 ) -> QuizItem | None:
     """Due items first (the most overdue first), then new items in the text's order, at most
     ``new_limit`` new items a day (UTC)."""
-    due = [(known[i.id].due, i.sort_key, i) for i in items if i.id in known and known[i.id].due <= now]
+    return pick_next(items, Agenda.of(known, now), new_limit=new_limit)
+
+
+def pick_next(items: Sequence[QuizItem], agenda: Agenda, *, new_limit: int) -> QuizItem | None:
+    """:func:`choose_next` on an :class:`Agenda` (as :meth:`ReviewStore.agenda` reads it)."""
+    due = [(agenda.due[i.id], i.sort_key, i) for i in items if i.id in agenda.due]
     if due:
         return min(due, key=lambda t: (t[0], t[1]))[2]
-    started_today = sum(1 for c in known.values() if c.created_at >= day_start(now))
-    if started_today >= new_limit:
+    if agenda.started_today >= new_limit:
         return None
-    return next((i for i in items if i.id not in known), None)
+    return next((i for i in items if i.id not in agenda.seen), None)
 
 
 def next_due(items: Iterable[QuizItem], known: dict[str, CardRow], now: datetime, *, new_limit: int) -> datetime:

@@ -169,6 +169,10 @@ def test_a_spec_that_selects_nothing_says_so(tmp_path, sources):
             "2: order[1]: unknown order card 'sideways' (expected next, previous, position, overlap)",
         ),
         ("name: x\nrites: {a: 1}\n", "2: rites: must be a list of text"),
+        (
+            "name: x\nterms:\n  extra:\n    - {term: 賔, gloss: a}\n    - {term: 宾, gloss: b}\n",
+            "5: terms.extra[1].term: 宾 is already an extra term",
+        ),
         ("name: x\n  bad: [\n", "2: invalid YAML: mapping values are not allowed here"),
         ("- a\n- b\n", "1: a deck spec is a mapping with at least 'name'"),
     ],
@@ -206,3 +210,14 @@ def test_a_spec_names_texts_relative_to_texts_beside_it(tmp_path, sources):
     spec = spec_of("name: 燕礼\ntexts: [000_5ea6dcd6bccc2da6.txt]\nrites: [燕礼]\n", tmp_path)
     notes = plan_deck(spec, sources)
     assert {n.kind for n in notes} == {"terms", "passages", "cloze"}
+
+
+def test_the_readme_example_spec_builds(tmp_path, sources):
+    readme = (ROOT / "README.md").read_text("utf-8")
+    section = readme[readme.index("### Deck specs") :]
+    example = section[section.index("```yaml\n") + 8 : section.index("```\n", section.index("```yaml\n") + 8)]
+    (tmp_path / "glossary.yaml").write_bytes((ROOT / "decks" / "glossary.yaml").read_bytes())
+    spec = spec_of(example, tmp_path)
+    notes = plan_deck(spec, sources)
+    assert {n.kind for n in notes} == set(KINDS)
+    assert any(n.identity == ("term", "乡射礼", "乏") for n in notes)

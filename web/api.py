@@ -8,7 +8,7 @@ from study.db import now
 from study.errors import StudyError
 from study.progress import rite_progress
 from study.quiz import AnswerError, Family, Kind, grade, present
-from study.schedule import choose_next, next_due
+from study.schedule import next_due, pick_next
 
 from .i18n import prompt
 from .security import csrf_token
@@ -71,14 +71,12 @@ def next_question(learner_id: int, rite: str | None, kind: str | None) -> dict:
     """The next item for the learner as the API shows it (also used by the quiz page)."""
     state = get_state()
     items = state.catalog.select(rite=rite, family=kind)
-    known = state.store.cards(learner_id)
     moment = now()
-    item = choose_next(items, known, moment, new_limit=current_app.config["NEW_PER_DAY"])
-    if item is None:
-        return {
-            "item": None,
-            "next_due": next_due(items, known, moment, new_limit=current_app.config["NEW_PER_DAY"]).isoformat(),
-        }
+    limit = current_app.config["NEW_PER_DAY"]
+    item = pick_next(items, state.store.agenda(learner_id, moment), new_limit=limit)
+    if item is None:  # rare: only then are all the cards loaded, for the date of the next one
+        known = state.store.cards(learner_id)
+        return {"item": None, "next_due": next_due(items, known, moment, new_limit=limit).isoformat()}
     question = present(item, state.catalog, state.rng)
     state.store.save_question(learner_id, question, moment)
     public: dict[str, object] = {
