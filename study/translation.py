@@ -138,15 +138,16 @@ def modern_name(translation: str, name: str) -> str | None:
 
     The marker is stripped and the name ends where the translation of the stage name ends (at
     the first ，：【。). It is rejected when the marker reads 右 as the right-hand party, when it
-    shares no content character with the classical name, or when it is far longer than a name.
+    shares no content character with the classical name, when it is far longer than a name, or
+    when the heading was left in its classical form.
     """
     marker, rest = split_marker(translation)
     if marker is not None and _reads_as_party(marker, rest):
         return None
     cut = min((i for i, ch in enumerate(rest) if ch in NAME_STOPS), default=len(rest))
     modern = rest[:cut].strip()
-    if not modern or len(modern) > 4 * len(name) + 4:
-        return None
+    if not modern or len(modern) > 4 * len(name) + 4 or (marker is None and modern.startswith("右")):
+        return None  # nothing, a sentence, or the classical 「右X」 left untranslated
     shared = set(search_key(modern)) & set(search_key(name))
     if not shared - _FUNCTION_CHARS:
         return None

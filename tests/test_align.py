@@ -149,6 +149,8 @@ def test_mistranslated_headings_are_paired_but_not_named(xiangshe, links):
         ("右方让失败者喝酒。主人也在西阶上喝酒。", "饮不胜者", None),
         ("右边是主人向宾客献酒", "彻俎", None),
         ("右边是", "彻俎", None),
+        ("右射事毕。", "射事毕", None),
+        ("右边是无算爵", "无算爵", "无算爵"),
     ],
 )
 def test_modern_name_strips_the_marker_and_rejects_mistranslations(translation, name, expected):
