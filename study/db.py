@@ -97,6 +97,24 @@ questions = sa.Table(
 )
 
 
+teachers = sa.Table(
+    "teachers",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(80), nullable=False, unique=True),
+    sa.Column("password_hash", sa.String(255), nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+assignments = sa.Table(
+    "assignments",
+    metadata,
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id"), primary_key=True),
+    sa.Column("spec_yaml", sa.Text, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
+)
+
+
 READ_ONLY = "study_read_only"  # execution option set by reading()
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .deckspec import DeckSpec, ExtraTerm, Problem, StageRef
@@ -201,7 +200,9 @@ def _choose_terms(
     rite_names = {c.rite.name for c in rites}
     known = {t.normalized: t for t in terms}
     excluded = _excluded(spec, known, problems)
-    extras = [_extra(x, known, Path(spec.path).name) for x in spec.extra_terms]
+    # The source shown for a teacher's term is the deck's name: the same whether the spec is built
+    # from its file or from the teacher's page.
+    extras = [_extra(x, known, f"{spec.name}（教师补充）") for x in spec.extra_terms]
     extra_keys = {t.normalized for t in extras}
     candidates = [*extras, *(t for t in terms if t.normalized not in extra_keys | excluded)]
     chosen: list[TermChoice] = []

@@ -67,7 +67,7 @@ def test_catalog_has_vocabulary_and_order_items_in_text_order(catalog):
     families = {i.family for i in catalog.items}
     assert families == {Family.VOCAB, Family.ORDER}
     assert catalog.get("vocab:乘矢:t2g") is not None
-    assert catalog.get("order:stages:乡射礼:0") is not None
+    assert catalog.get("order:stages:乡射礼.速宾:6") is not None
     assert catalog.get("next:乡射礼.速宾") is not None
     order = catalog.select(rite="乡射礼", family="order")
     stages = [i for i in order if i.direction == "stages"]
@@ -102,7 +102,7 @@ def test_distractors_come_from_the_same_category_and_rite_when_there_are_enough(
 
 def test_order_question_is_shuffled_and_graded_against_what_was_shown(catalog):
     rng = random.Random(1)
-    item = catalog.get("order:stages:乡射礼:0")
+    item = catalog.get("order:stages:乡射礼.速宾:6")
     q = present(item, catalog, rng)
     assert q.kind == Kind.ORDER and list(q.items) != list(q.right_order)
     right = sorted(range(len(q.items)), key=lambda i: q.positions[i])

@@ -14,9 +14,9 @@ from werkzeug.exceptions import HTTPException
 from study.build import default_glossary_path, default_text_paths
 from study.errors import StudyError
 
-from . import api, pages
+from . import api, pages, teacher
 from .i18n import t
-from .security import check_csrf, csrf_token, secret_key, secure_headers
+from .security import check_csrf, csrf_token, limit_body, secret_key, secure_headers
 from .state import init_state
 
 
@@ -31,8 +31,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         DESIRED_RETENTION=float(os.environ.get("STUDY_DESIRED_RETENTION", "0.9")),
         FSRS_FUZZING=True,
         FAST_SECONDS=10.0,
-        MAX_CONTENT_LENGTH=16 * 1024,
-        MAX_FORM_MEMORY_SIZE=16 * 1024,
+        MAX_CONTENT_LENGTH=512 * 1024,  # the teacher's pasted term lists; the API takes 16 KiB
+        MAX_FORM_MEMORY_SIZE=512 * 1024,
+        API_MAX_CONTENT_LENGTH=16 * 1024,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PRODUCTION=os.environ.get("STUDY_ENV") == "production",
@@ -45,11 +46,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config["SECRET_KEY"] = secret_key(app, production=bool(app.config["PRODUCTION"]) and not app.testing)
     init_state(app)
 
+    app.before_request(limit_body)
     app.before_request(check_csrf)
     app.after_request(secure_headers)
     app.context_processor(lambda: {"t": t, "csrf_token": csrf_token})
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(teacher.bp)
     _errors(app)
     return app
 

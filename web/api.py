@@ -67,17 +67,24 @@ def _filters() -> tuple[str | None, str | None]:
     return rite, kind
 
 
+def _catalog(learner_id: int):  # type: ignore[no-untyped-def]
+    state = get_state()
+    learner = state.store.learner(learner_id)
+    return state.catalog_for(learner.class_id if learner else None)
+
+
 def next_question(learner_id: int, rite: str | None, kind: str | None) -> dict:
     """The next item for the learner as the API shows it (also used by the quiz page)."""
     state = get_state()
-    items = state.catalog.select(rite=rite, family=kind)
+    catalog = _catalog(learner_id)
+    items = catalog.select(rite=rite, family=kind)
     moment = now()
     limit = current_app.config["NEW_PER_DAY"]
     item = pick_next(items, state.store.agenda(learner_id, moment), new_limit=limit)
     if item is None:  # rare: only then are all the cards loaded, for the date of the next one
         known = state.store.cards(learner_id)
         return {"item": None, "next_due": next_due(items, known, moment, new_limit=limit).isoformat()}
-    question = present(item, state.catalog, state.rng)
+    question = present(item, catalog, state.rng)
     state.store.save_question(learner_id, question, moment)
     public: dict[str, object] = {
         "id": item.id,
@@ -100,7 +107,7 @@ def get_next():  # type: ignore[no-untyped-def]
 
 def answer_item(learner_id: int, item_id: object, answer: object) -> dict:
     state = get_state()
-    if not isinstance(item_id, str) or state.catalog.get(item_id) is None:
+    if not isinstance(item_id, str) or _catalog(learner_id).get(item_id) is None:
         abort(404, description="unknown item")
     if isinstance(answer, str) and len(answer) > MAX_ANSWER:
         abort(400, description=f"an answer is at most {MAX_ANSWER} characters")
@@ -157,5 +164,5 @@ def get_progress():  # type: ignore[no-untyped-def]
     learner_id = _learner_id()
     state = get_state()
     known = state.store.cards(learner_id)
-    stats = rite_progress(state.catalog.items, known, state.scheduler, now())
+    stats = rite_progress(_catalog(learner_id).items, known, state.scheduler, now())
     return jsonify(rites=[s.to_dict() for s in stats])

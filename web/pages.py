@@ -28,7 +28,8 @@ def _learner():  # type: ignore[no-untyped-def]
 def index():  # type: ignore[no-untyped-def]
     learner = _learner()
     state = get_state()
-    return render_template("index.html", learner=learner, rites=state.catalog.rites)
+    catalog = state.catalog_for(learner.class_id) if learner else state.catalog
+    return render_template("index.html", learner=learner, rites=catalog.rites)
 
 
 @bp.post("/signin")
@@ -73,13 +74,14 @@ def progress():  # type: ignore[no-untyped-def]
     state = get_state()
     moment = now()
     known = state.store.cards(learner.id)
-    stats = rite_progress(state.catalog.items, known, state.scheduler, moment)
+    catalog = state.catalog_for(learner.class_id)
+    stats = rite_progress(catalog.items, known, state.scheduler, moment)
     timelines = []
-    for rite in state.catalog.rites:
+    for rite in catalog.rites:
         doc = state.document_of(rite)
         if doc is None:
             continue
-        stages = timeline(doc, rite, state.catalog.items, known, state.scheduler, moment)
+        stages = timeline(doc, rite, catalog.items, known, state.scheduler, moment)
         if stages:
             timelines.append((rite, charts.timeline_cells(stages, t("not_studied"))))
     return render_template(

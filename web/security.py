@@ -7,7 +7,7 @@ import os
 import secrets
 from pathlib import Path
 
-from flask import Flask, Response, abort, request, session
+from flask import Flask, Response, abort, current_app, request, session
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -21,6 +21,12 @@ def csrf_token() -> str:
         token = secrets.token_urlsafe(32)
         session["csrf"] = token
     return token
+
+
+def limit_body() -> None:
+    """The JSON API takes small bodies; only the teacher's forms may carry a pasted term list."""
+    if request.path.startswith("/api/"):
+        request.max_content_length = current_app.config["API_MAX_CONTENT_LENGTH"]
 
 
 def check_csrf() -> None:

@@ -5,14 +5,17 @@ Built once per app (not at import time) and kept in ``app.extensions["study"]``.
 
 from __future__ import annotations
 
+import hashlib
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import fsrs
 from flask import Flask, current_app
 
 from study.build import load_document, load_terms
+from study.classdeck import class_catalog, spec_from_yaml
+from study.classes import ClassStore
 from study.db import make_engine, upgrade
 from study.model import Document, Term
 from study.quiz import Catalog, build_catalog
@@ -27,9 +30,23 @@ class StudyState:
     store: ReviewStore
     scheduler: fsrs.Scheduler
     rng: random.Random
+    classes: ClassStore
+    _class_catalogs: dict[str, Catalog] = field(default_factory=dict)
 
     def document_of(self, rite: str) -> Document | None:
         return next((d for d in self.documents if d.rite(rite) is not None), None)
+
+    def catalog_for(self, class_id: int | None) -> Catalog:
+        """What a learner studies: the class's assignment, or everything."""
+        text = self.classes.assignment(class_id)
+        if text is None:
+            return self.catalog
+        key = hashlib.sha256(text.encode()).hexdigest()
+        if key not in self._class_catalogs:
+            if len(self._class_catalogs) > 256:
+                self._class_catalogs.clear()
+            self._class_catalogs[key] = class_catalog(spec_from_yaml(text), self.documents, self.terms)
+        return self._class_catalogs[key]
 
 
 def init_state(app: Flask) -> StudyState:
@@ -48,6 +65,7 @@ def init_state(app: Flask) -> StudyState:
         ReviewStore(engine, scheduler),
         scheduler,
         random.Random(seed) if seed is not None else random.Random(),
+        ClassStore(engine, random.Random(seed) if seed is not None else None),
     )
     app.extensions["study"] = state
     return state
