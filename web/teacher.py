@@ -108,7 +108,9 @@ def _stages(form: MultiDict, rite: dict[str, object]) -> tuple[str, ...]:
     chosen = [i for i in form.getlist("stage") if i in ids]
     if chosen:
         return tuple(chosen)
-    start, end = form.get("from") or "", form.get("to") or ""
+    # every rite has its own from/to selects: take the ones that name a stage of the chosen rite
+    start = next((v for v in form.getlist("from") if v in ids), "")
+    end = next((v for v in form.getlist("to") if v in ids), "")
     if start in ids or end in ids:
         a = ids.index(start) if start in ids else 0
         b = ids.index(end) if end in ids else len(ids) - 1
