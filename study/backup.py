@@ -80,6 +80,8 @@ def export_progress(engine: Engine) -> dict[str, Any]:
                 "reviewed_at": _iso(r.reviewed_at),
                 "duration_ms": r.duration_ms,
                 "answer": json.loads(r.answer_json),
+                "answer_id": r.answer_id,
+                "result": json.loads(r.result_json) if r.result_json else None,
             }
             for r in log_rows
         ],
@@ -176,6 +178,10 @@ def import_progress(engine: Engine, data: dict[str, Any], *, path: str = "<data>
                         reviewed_at=_dt(r["reviewed_at"]),
                         duration_ms=r["duration_ms"],
                         answer_json=json.dumps(r["answer"], ensure_ascii=False),
+                        answer_id=r.get("answer_id"),
+                        result_json=json.dumps(r["result"], ensure_ascii=False)
+                        if r.get("result") is not None
+                        else None,
                     )
                 )
                 added["reviews"] += 1

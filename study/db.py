@@ -84,7 +84,10 @@ review_logs = sa.Table(
     sa.Column("reviewed_at", UTCDateTime, nullable=False),
     sa.Column("duration_ms", sa.Integer, nullable=True),
     sa.Column("answer_json", sa.Text, nullable=False),
+    sa.Column("answer_id", sa.String(64), nullable=True),  # the client's id of the answer (retries)
+    sa.Column("result_json", sa.Text, nullable=True),  # what the answer was told, for a retry
     sa.Index("ix_logs_learner_item", "learner_id", "item_id"),
+    sa.UniqueConstraint("learner_id", "answer_id", name="uq_logs_learner_answer"),
 )
 
 questions = sa.Table(

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import fsrs
 import sqlalchemy as sa
@@ -58,7 +59,9 @@ class Agenda:
     """What choosing a learner's next item needs of their cards, read without parsing them."""
 
     seen: frozenset[str]  # items the learner has a card for
-    due: dict[str, datetime]  # items due now, with when they fell due
+    # items due now, each with a key that sorts as its due time does (the datetime, or as read
+    # from the database: SQLite's fixed-width text, so ~300 rows need no datetime parsing)
+    due: dict[str, Any]
     started_today: int  # cards first reviewed since UTC midnight
 
     @classmethod
@@ -69,6 +72,21 @@ class Agenda:
             {i: c.due for i, c in known.items() if c.due <= now},
             sum(1 for c in known.values() if c.created_at >= start),
         )
+
+
+# The reads every request makes, built once: SQLAlchemy then reuses their compiled form without
+# rebuilding the statement and its cache key on each call.
+_LEARNER = sa.select(learners).where(learners.c.id == sa.bindparam("learner_id"))
+_QUESTION = sa.select(questions).where(
+    (questions.c.learner_id == sa.bindparam("learner_id")) & (questions.c.item_id == sa.bindparam("item_id"))
+)
+_SEEN = sa.select(
+    sa.func.aggregate_strings(cards.c.item_id, "\x1f"),
+    sa.func.count(sa.case((cards.c.created_at >= sa.bindparam("start", type_=cards.c.created_at.type), 1))),
+).where(cards.c.learner_id == sa.bindparam("learner_id"))
+_DUE = sa.select(cards.c.item_id, sa.type_coerce(cards.c.due, sa.String)).where(
+    (cards.c.learner_id == sa.bindparam("learner_id")) & (cards.c.due <= sa.bindparam("now", type_=cards.c.due.type))
+)
 
 
 def _insert_ignore(conn: Connection, table: sa.Table, keys: Sequence[str], **values: object) -> None:
@@ -114,7 +132,7 @@ class ReviewStore:
 
     def learner(self, learner_id: int) -> Learner | None:
         with reading(self.engine) as conn:
-            row = conn.execute(sa.select(learners).where(learners.c.id == learner_id)).first()
+            row = conn.execute(_LEARNER, {"learner_id": learner_id}).first()
         return Learner(row.id, row.name, row.class_id) if row else None
 
     # --- questions ------------------------------------------------------------------------
@@ -134,9 +152,7 @@ class ReviewStore:
 
     def question(self, learner_id: int, item_id: str) -> tuple[Question, datetime] | None:
         with reading(self.engine) as conn:
-            row = conn.execute(
-                sa.select(questions).where((questions.c.learner_id == learner_id) & (questions.c.item_id == item_id))
-            ).first()
+            row = conn.execute(_QUESTION, {"learner_id": learner_id, "item_id": item_id}).first()
         if row is None:
             return None
         return Question.from_dict(json.loads(row.question_json)), row.presented_at
@@ -153,8 +169,15 @@ class ReviewStore:
         answer: object,
         now: datetime,
         duration_ms: int | None = None,
+        answer_id: str | None = None,
+        describe: Callable[[fsrs.Card], dict[str, object]] | None = None,
     ) -> fsrs.Card:
-        """Review the learner's card for ``item_id`` and log it, in one transaction."""
+        """Review the learner's card for ``item_id`` and log it, in one transaction.
+
+        ``describe(card)`` gives the response to the answer, logged with it: a retry of the same
+        ``answer_id`` gets that response back (see :meth:`logged_result`) and is not reviewed twice —
+        two concurrent retries fail on the unique key (``learner_id``, ``answer_id``) and roll back.
+        """
         with self.engine.begin() as conn:
             key = (cards.c.learner_id == learner_id) & (cards.c.item_id == item_id)
             # Make sure the row exists, then lock it: a second answer to the item waits for this one.
@@ -179,6 +202,7 @@ class ReviewStore:
             card, log = self.scheduler.review_card(card, RATINGS[rating], now, duration_ms)
             values = {"card_json": card.to_json(), "due": card.due, "last_review": now}
             conn.execute(cards.update().where(key).values(reps=row.reps + 1, **values))
+            result = describe(card) if describe is not None else None
             conn.execute(
                 review_logs.insert().values(
                     learner_id=learner_id,
@@ -189,9 +213,21 @@ class ReviewStore:
                     reviewed_at=now,
                     duration_ms=duration_ms,
                     answer_json=json.dumps(answer, ensure_ascii=False),
+                    answer_id=answer_id,
+                    result_json=json.dumps(result, ensure_ascii=False) if result is not None else None,
                 )
             )
         return card
+
+    def logged_result(self, learner_id: int, answer_id: str) -> dict[str, object] | None:
+        """The result already given for this answer id, if the answer was logged."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(review_logs.c.result_json).where(
+                    (review_logs.c.learner_id == learner_id) & (review_logs.c.answer_id == answer_id)
+                )
+            ).first()
+        return json.loads(row.result_json) if row and row.result_json else None
 
     def cards(self, learner_id: int) -> dict[str, CardRow]:
         with reading(self.engine) as conn:
@@ -201,13 +237,12 @@ class ReviewStore:
         }
 
     def agenda(self, learner_id: int, now: datetime) -> Agenda:
-        """The learner's :class:`Agenda` in two small queries (ids, and the few due cards)
-        instead of loading and parsing every card as :meth:`cards` does."""
-        mine = cards.c.learner_id == learner_id
+        """The learner's :class:`Agenda` in two queries (the ids as one string, and the due
+        cards) instead of loading and parsing every card as :meth:`cards` does."""
         with reading(self.engine) as conn:
-            rows = conn.execute(sa.select(cards.c.item_id, cards.c.created_at >= day_start(now)).where(mine)).all()
-            due = conn.execute(sa.select(cards.c.item_id, cards.c.due).where(mine & (cards.c.due <= now))).all()
-        return Agenda(frozenset(r[0] for r in rows), {r[0]: r[1] for r in due}, sum(1 for r in rows if r[1]))
+            ids, today = conn.execute(_SEEN, {"learner_id": learner_id, "start": day_start(now)}).one()
+            due = conn.execute(_DUE, {"learner_id": learner_id, "now": now}).all()
+        return Agenda(frozenset(ids.split("\x1f") if ids else ()), dict(due), today)  # type: ignore[arg-type]
 
     def logs(self, learner_id: int) -> list[sa.Row]:
         with reading(self.engine) as conn:

@@ -225,3 +225,17 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path, monkeypatch)
     monkeypatch.delenv("SECRET_KEY", raising=False)
     with pytest.raises(RuntimeError, match="secret key"):
         create_app({"PRODUCTION": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'p.sqlite'}"})
+
+
+def test_a_retried_answer_with_the_same_answer_id_counts_once(app, api):
+    item = api.next(kind="vocab").get_json()["item"]
+    question, _ = app.extensions["study"].store.question(1, item["id"])
+    body = {"item_id": item["id"], "answer": question.accepted[0], "answer_id": "a-1"}
+    first = api.client.post("/api/answer", json=body, headers=api.headers).get_json()
+    again = api.client.post("/api/answer", json=body, headers=api.headers).get_json()
+    assert again == first
+    logs = app.extensions["study"].store.logs(1)
+    assert [log.answer_id for log in logs] == ["a-1"]
+    assert app.extensions["study"].store.cards(1)[item["id"]].reps == 1
+    bad = api.client.post("/api/answer", json=body | {"answer_id": "x" * 65}, headers=api.headers)
+    assert bad.status_code == 400

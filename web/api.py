@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, jsonify, request, session
+from sqlalchemy.exc import IntegrityError
 
 from study.db import now
 from study.errors import StudyError
@@ -105,8 +106,14 @@ def get_next():  # type: ignore[no-untyped-def]
     return jsonify(next_question(learner_id, rite, kind))
 
 
-def answer_item(learner_id: int, item_id: object, answer: object) -> dict:
+def answer_item(learner_id: int, item_id: object, answer: object, answer_id: object = None) -> dict:
     state = get_state()
+    if answer_id is not None and not (isinstance(answer_id, str) and 1 <= len(answer_id) <= 64):
+        abort(400, description="answer_id is 1 to 64 characters")
+    if answer_id is not None:
+        earlier = state.store.logged_result(learner_id, answer_id)
+        if earlier is not None:
+            return earlier  # a retry: the answer was already counted
     if not isinstance(item_id, str) or _catalog(learner_id).get(item_id) is None:
         abort(404, description="unknown item")
     if isinstance(answer, str) and len(answer) > MAX_ANSWER:
@@ -121,27 +128,39 @@ def answer_item(learner_id: int, item_id: object, answer: object) -> dict:
         result = grade(question, answer, seconds=seconds, fast_seconds=current_app.config["FAST_SECONDS"])
     except AnswerError as e:
         abort(400, description=str(e))
-    card = state.store.record(
-        learner_id,
-        item_id,
-        result.rating,
-        score=result.score,
-        correct=result.correct,
-        answer=_logged_answer(question, answer, result),
-        now=moment,
-        duration_ms=int(seconds * 1000),
-    )
-    body: dict[str, object] = {
-        "correct": result.correct,
-        "score": result.score,
-        "rating": result.rating.value,
-        "expected": result.expected,
-        "due": card.due.isoformat(),
-    }
-    if question.kind == Kind.ORDER:
-        body["misplaced"] = list(result.misplaced)
-        body["modern"] = list(question.modern)
-    return body
+
+    def describe(card) -> dict:  # type: ignore[no-untyped-def]
+        body: dict[str, object] = {
+            "correct": result.correct,
+            "score": result.score,
+            "rating": result.rating.value,
+            "expected": result.expected,
+            "due": card.due.isoformat(),
+        }
+        if question.kind == Kind.ORDER:
+            body["misplaced"] = list(result.misplaced)
+            body["modern"] = list(question.modern)
+        return body
+
+    try:
+        card = state.store.record(
+            learner_id,
+            item_id,
+            result.rating,
+            score=result.score,
+            correct=result.correct,
+            answer=_logged_answer(question, answer, result),
+            now=moment,
+            duration_ms=int(seconds * 1000),
+            answer_id=answer_id if isinstance(answer_id, str) else None,
+            describe=describe,
+        )
+    except IntegrityError:
+        earlier = state.store.logged_result(learner_id, str(answer_id)) if answer_id is not None else None
+        if earlier is None:
+            raise
+        return earlier  # the same answer arrived twice at once: counted once
+    return describe(card)
 
 
 def _logged_answer(question, answer: object, result) -> object:  # type: ignore[no-untyped-def]
@@ -156,7 +175,7 @@ def _logged_answer(question, answer: object, result) -> object:  # type: ignore[
 def post_answer():  # type: ignore[no-untyped-def]
     learner_id = _learner_id()
     data = _json_object()
-    return jsonify(answer_item(learner_id, data.get("item_id"), data.get("answer")))
+    return jsonify(answer_item(learner_id, data.get("item_id"), data.get("answer"), data.get("answer_id")))
 
 
 @bp.get("/progress")
