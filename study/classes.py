@@ -16,7 +16,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from .db import assignments, cards, classes, learners, review_logs, teachers
+from .db import assignments, cards, classes, learners, reading, review_logs, teachers
 from .errors import StudyError
 from .schedule import NAME_RE, Learner
 
@@ -128,7 +128,7 @@ class ClassStore:
     def assignment(self, class_id: int | None) -> str | None:
         if class_id is None:
             return None
-        with self.engine.connect() as conn:
+        with reading(self.engine) as conn:  # every quiz request asks: never take the write lock
             return conn.execute(sa.select(assignments.c.spec_yaml).where(assignments.c.class_id == class_id)).scalar()
 
     # --- what the class did ---------------------------------------------------------------

@@ -221,7 +221,7 @@ class ReviewStore:
 
     def logged_result(self, learner_id: int, answer_id: str) -> dict[str, object] | None:
         """The result already given for this answer id, if the answer was logged."""
-        with self.engine.connect() as conn:
+        with reading(self.engine) as conn:
             row = conn.execute(
                 sa.select(review_logs.c.result_json).where(
                     (review_logs.c.learner_id == learner_id) & (review_logs.c.answer_id == answer_id)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, jsonify, request, session
+from flask import Blueprint, abort, current_app, g, jsonify, request, session
 from sqlalchemy.exc import IntegrityError
 
 from study.db import now
 from study.errors import StudyError
 from study.progress import rite_progress
 from study.quiz import AnswerError, Family, Kind, grade, present
-from study.schedule import next_due, pick_next
+from study.schedule import Learner, next_due, pick_next
 
 from .i18n import prompt
 from .security import csrf_token
@@ -19,9 +19,16 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_ANSWER = 200  # characters of a typed answer
 
 
+def _learner(learner_id: int) -> Learner | None:
+    """The learner, read once per request (the sign-in check and the class catalog both ask)."""
+    if "learner" not in g or g.learner_key != learner_id:
+        g.learner, g.learner_key = get_state().store.learner(learner_id), learner_id
+    return g.learner
+
+
 def _learner_id() -> int:
     learner_id = session.get("learner_id")
-    if not isinstance(learner_id, int) or get_state().store.learner(learner_id) is None:
+    if not isinstance(learner_id, int) or _learner(learner_id) is None:
         abort(401)
     return learner_id
 
@@ -69,9 +76,8 @@ def _filters() -> tuple[str | None, str | None]:
 
 
 def _catalog(learner_id: int):  # type: ignore[no-untyped-def]
-    state = get_state()
-    learner = state.store.learner(learner_id)
-    return state.catalog_for(learner.class_id if learner else None)
+    learner = _learner(learner_id)
+    return get_state().catalog_for(learner.class_id if learner else None)
 
 
 def next_question(learner_id: int, rite: str | None, kind: str | None) -> dict:
