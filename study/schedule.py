@@ -35,7 +35,11 @@ NAME_RE = re.compile(r"^[^\x00-\x1f<>]{1,40}$")
 
 
 class SignInError(StudyError):
-    """A bad learner name or class code."""
+    """A bad learner name."""
+
+
+class UnknownClassError(StudyError):
+    """A class code that no class has."""
 
 
 @dataclass(frozen=True)
@@ -113,9 +117,9 @@ class ReviewStore:
     # --- learners -------------------------------------------------------------------------
     def sign_in(self, name: str, class_code: str | None, now: datetime) -> Learner:
         """The learner called ``name`` (created on first sign-in), joined to the class if given."""
-        name = name.strip()
-        if not NAME_RE.match(name):
+        if len(name) > 40 or not NAME_RE.match(name.strip()):
             raise SignInError("a name is 1 to 40 characters, without < or >")
+        name = name.strip()
         with self.engine.begin() as conn:
             class_id = None
             if class_code:
@@ -123,7 +127,7 @@ class ReviewStore:
                     sa.select(classes.c.id).where(classes.c.code == class_code.strip().upper())
                 ).scalar()
                 if class_id is None:
-                    raise SignInError(f"unknown class code {class_code.strip()!r}")
+                    raise UnknownClassError(f"unknown class code {class_code.strip()!r}")
             _insert_ignore(conn, learners, ["name"], name=name, class_id=class_id, created_at=now)
             row = conn.execute(sa.select(learners).where(learners.c.name == name)).one()
             if class_id is not None and row.class_id != class_id:

@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from study.db import cards, make_engine, review_logs, upgrade
 from study.grading import RatingName
-from study.schedule import ReviewStore, SignInError, choose_next, make_scheduler
+from study.schedule import ReviewStore, SignInError, UnknownClassError, choose_next, make_scheduler
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -87,7 +87,7 @@ def test_sign_in_validates_name_and_class_code(store):
         store.sign_in("<script>", None, T0)
     with pytest.raises(SignInError):
         store.sign_in("", None, T0)
-    with pytest.raises(SignInError, match="unknown class code"):
+    with pytest.raises(UnknownClassError, match="unknown class code"):
         store.sign_in("戊", "NOPE", T0)
     assert store.sign_in(" 己 ", None, T0).name == "己"
     assert store.sign_in("己", None, T0).id == store.sign_in("己", None, T0).id

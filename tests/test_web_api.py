@@ -100,7 +100,7 @@ def test_unknown_item_malformed_order_and_unasked_item(app, api):
     item = api.next(kind="order", rite="乡射礼").get_json()["item"]
     for bad in ([0, 0, 1, 2, 3, 4], [0, 1], "速賔", [True, 1, 2, 3, 4, 5], None):
         r = api.answer(item["id"], bad)
-        assert r.status_code == 400 and r.get_json()["error"], bad
+        assert r.status_code == 409 and r.get_json()["error"], bad
     assert api.answer("vocab:乘矢:t2g", "四矢").status_code == 409
     assert (
         api.client.post(
@@ -111,7 +111,7 @@ def test_unknown_item_malformed_order_and_unasked_item(app, api):
 
 
 def test_bad_filters_and_oversized_body(api):
-    assert api.next(rite="不存在").status_code == 400
+    assert api.next(rite="不存在").status_code == 404
     assert api.next(kind="poetry").status_code == 400
     big = api.client.post("/api/answer", data="x" * 20000, headers=api.headers | {"Content-Type": "application/json"})
     assert big.status_code == 413 and "error" in big.get_json()
@@ -126,7 +126,7 @@ def test_bad_sign_in(client):
     assert client.post("/api/session", json={"name": "<b>x</b>"}, headers=h).status_code == 400
     assert client.post("/api/session", json={"name": ["x"]}, headers=h).status_code == 400
     r = client.post("/api/session", json={"name": "甲", "class_code": "ZZZZ"}, headers=h)
-    assert r.status_code == 400 and "unknown class code" in r.get_json()["error"]
+    assert r.status_code == 404 and "unknown class code" in r.get_json()["error"]
 
 
 # --- pages ---------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 from study.build import default_glossary_path, default_text_paths
 from study.errors import StudyError
+from study.schedule import UnknownClassError
 
 from . import api, pages, teacher
 from .i18n import t
@@ -66,15 +67,18 @@ def _errors(app: Flask) -> None:
         messages = {401: t("err_sign_in"), 403: t("err_csrf"), 404: t("err_not_found"), 413: t("err_too_large")}
         custom = e.description if e.description not in (type(e).description, "csrf") else None
         message = custom or messages.get(e.code or 500, e.name)
+        # keep the exception's own headers (Allow on a 405, Retry-After …)
+        headers = [(k, v) for k, v in e.get_headers() if k.lower() != "content-type"]
         if wants_json():
-            return jsonify(error=message), e.code
-        return render_template("error.html", message=message, code=e.code), e.code
+            return jsonify(error=message), e.code, headers
+        return render_template("error.html", message=message, code=e.code), e.code, headers
 
     @app.errorhandler(StudyError)
     def study_error(e: StudyError):  # type: ignore[no-untyped-def]
+        code = 404 if isinstance(e, UnknownClassError) else 400
         if wants_json():
-            return jsonify(error=str(e)), 400
-        return render_template("error.html", message=str(e), code=400), 400
+            return jsonify(error=str(e)), code
+        return render_template("error.html", message=str(e), code=code), code
 
     @app.errorhandler(OperationalError)
     def database_down(e: OperationalError):  # type: ignore[no-untyped-def]

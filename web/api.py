@@ -69,7 +69,7 @@ def _filters() -> tuple[str | None, str | None]:
     rite = request.args.get("rite") or None
     kind = request.args.get("kind") or None
     if rite is not None and rite not in state.catalog.rites:
-        abort(400, description=f"unknown rite {rite!r}")
+        abort(404, description=f"unknown rite {rite!r}")
     if kind is not None and kind not in (Family.VOCAB, Family.ORDER):
         abort(400, description="kind is vocab or order")
     return rite, kind
@@ -132,8 +132,8 @@ def answer_item(learner_id: int, item_id: object, answer: object, answer_id: obj
     seconds = (moment - presented_at).total_seconds()
     try:
         result = grade(question, answer, seconds=seconds, fast_seconds=current_app.config["FAST_SECONDS"])
-    except AnswerError as e:
-        abort(400, description=str(e))
+    except AnswerError as e:  # well-formed, but not an answer to the question asked
+        abort(409, description=str(e))
 
     def describe(card) -> dict:  # type: ignore[no-untyped-def]
         body: dict[str, object] = {
@@ -191,3 +191,13 @@ def get_progress():  # type: ignore[no-untyped-def]
     known = state.store.cards(learner_id)
     stats = rite_progress(_catalog(learner_id).items, known, state.scheduler, now())
     return jsonify(rites=[s.to_dict() for s in stats])
+
+
+@bp.get("/openapi.json")
+def openapi():  # type: ignore[no-untyped-def]
+    """The OpenAPI description of this API."""
+    from importlib import resources
+
+    import yaml
+
+    return jsonify(yaml.safe_load(resources.files("web").joinpath("openapi.yaml").read_text("utf-8")))

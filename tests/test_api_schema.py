@@ -1,0 +1,79 @@
+"""The JSON API against its OpenAPI description, checked by schemathesis on the running app:
+no server error, every status and body as documented, bad input refused."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+import requests
+import schemathesis
+import yaml
+from hypothesis import HealthCheck, settings
+from werkzeug.serving import make_server
+
+from tests.conftest import ROOT, dispose
+
+SPEC = yaml.safe_load((ROOT / "web" / "openapi.yaml").read_text("utf-8"))
+schema = schemathesis.openapi.from_dict(SPEC)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server(database_url):
+    from web import create_app
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "schema", "DATABASE_URL": database_url, "RANDOM_SEED": 5})
+    port = _free_port()
+    httpd = make_server("127.0.0.1", port, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    httpd.shutdown()
+    httpd.server_close()
+    dispose(app)
+
+
+@pytest.fixture
+def signed_in(server):
+    """A learner's session cookie and CSRF token, after one item has been asked."""
+    session = requests.Session()
+    token = session.get(f"{server}/api/session").json()["csrf_token"]
+    assert (
+        session.post(f"{server}/api/session", json={"name": "模式"}, headers={"X-CSRFToken": token}).status_code == 200
+    )
+    assert session.get(f"{server}/api/next").status_code == 200
+    return session.cookies.get("session"), token
+
+
+def test_the_description_is_served_by_the_app(server):
+    assert requests.get(f"{server}/api/openapi.json").json()["paths"].keys() == SPEC["paths"].keys()
+
+
+@schema.parametrize()
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+def test_api_conforms_to_its_openapi_description(case, server, signed_in):
+    cookie, token = signed_in
+    # Where the case sends the session cookie or the CSRF header, send the real ones; where it
+    # leaves them out (a negative case), they stay out.
+    if case.cookies and "session" in case.cookies:
+        case.cookies["session"] = cookie
+    if case.headers and "X-CSRFToken" in case.headers:
+        case.headers["X-CSRFToken"] = token
+    case.call_and_validate(base_url=server)
