@@ -127,10 +127,14 @@ def reading(engine: Engine) -> sa.Connection:
     return engine.connect().execution_options(**{READ_ONLY: True})
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL, a busy timeout and IMMEDIATE transactions."""
+def make_engine(url: str, *, timeout: float = 30.0) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, a busy timeout and IMMEDIATE transactions.
+
+    ``timeout`` bounds how long a request waits for a locked or unreachable database before it
+    fails (and the web app answers 503).
+    """
     if url.startswith("sqlite"):
-        engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+        engine = sa.create_engine(url, connect_args={"timeout": timeout, "check_same_thread": False})
 
         @sa.event.listens_for(engine, "connect")
         def _connect(dbapi_connection, _record):  # type: ignore[no-untyped-def]
@@ -138,7 +142,7 @@ def make_engine(url: str) -> Engine:
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
@@ -148,7 +152,8 @@ def make_engine(url: str) -> Engine:
             connection.exec_driver_sql("BEGIN DEFERRED" if read_only else "BEGIN IMMEDIATE")
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True)
+    connect_args = {"connect_timeout": max(int(timeout), 1)} if url.startswith("postgresql") else {}
+    return sa.create_engine(url, pool_pre_ping=True, connect_args=connect_args)
 
 
 def alembic_config(url: str) -> Config:

@@ -74,14 +74,16 @@ def database_url(tmp_path):
     import sqlalchemy as sa
 
     name = f"t_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    url = sa.engine.make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
-    yield url
-    with admin.connect() as conn:
-        conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    admin.dispose()
+
+    def admin(sql: str) -> None:  # a fresh connection each time: a test may restart the server
+        engine = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
+        with engine.connect() as conn:
+            conn.exec_driver_sql(sql)
+        engine.dispose()
+
+    admin(f'CREATE DATABASE "{name}"')
+    yield sa.engine.make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+    admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def dispose(app) -> None:

@@ -39,6 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         PRODUCTION=os.environ.get("STUDY_ENV") == "production",
         RANDOM_SEED=None,
+        DATABASE_TIMEOUT=float(os.environ.get("STUDY_DATABASE_TIMEOUT", "10")),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -55,7 +55,7 @@ def init_state(app: Flask) -> StudyState:
     documents = [load_document(p) for p in texts]
     terms = load_terms(documents, Path(glossary) if glossary else None)
     scheduler = make_scheduler(app.config["DESIRED_RETENTION"], fuzzing=app.config["FSRS_FUZZING"])
-    engine = make_engine(app.config["DATABASE_URL"])
+    engine = make_engine(app.config["DATABASE_URL"], timeout=app.config["DATABASE_TIMEOUT"])
     upgrade(engine)
     seed = app.config.get("RANDOM_SEED")
     state = StudyState(

@@ -1,0 +1,73 @@
+"""Faults: the database goes away and comes back; nothing half-written is left behind."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+
+import sqlalchemy as sa
+
+from study.db import cards, review_logs
+from tests.conftest import PG_ADMIN_URL, ROOT, Api, dispose
+
+
+def _counts(app) -> tuple[int, int]:
+    with app.extensions["study"].store.engine.connect() as conn:
+        return (
+            conn.execute(sa.select(sa.func.count()).select_from(review_logs)).scalar(),
+            conn.execute(sa.select(sa.func.coalesce(sa.func.sum(cards.c.reps), 0))).scalar(),
+        )
+
+
+class Outage:
+    """Make the database unavailable: stop the PostgreSQL server, or hold SQLite's write lock."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.lock: sqlite3.Connection | None = None
+
+    def __enter__(self) -> Outage:
+        if PG_ADMIN_URL:
+            subprocess.run([ROOT / "scripts" / "pg-test-server", "stop"], check=True)
+        else:
+            self.lock = sqlite3.connect(self.url.removeprefix("sqlite:///"), isolation_level=None)
+            self.lock.execute("BEGIN EXCLUSIVE")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if PG_ADMIN_URL:
+            subprocess.run([ROOT / "scripts" / "pg-test-server", "start"], check=True, capture_output=True)
+        elif self.lock is not None:
+            self.lock.execute("ROLLBACK")
+            self.lock.close()
+
+
+def test_database_unavailable_gives_503_then_recovers_without_corruption(database_url):
+    from web import create_app
+
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": database_url, "RANDOM_SEED": 4, "DATABASE_TIMEOUT": 1}
+    )
+    api = Api(app.test_client())
+    item = api.next(kind="vocab").get_json()["item"]
+    question, _ = app.extensions["study"].store.question(1, item["id"])
+    assert api.answer(item["id"], question.accepted[0]).status_code == 200
+    before = _counts(app)
+    with Outage(database_url):
+        r = api.answer(item["id"], question.accepted[0])
+        assert r.status_code == 503 and r.get_json()["error"]
+        asked = api.next(kind="vocab")  # asking writes the question down
+        assert asked.status_code == 503 and asked.get_json()["error"]
+        page = api.client.get("/progress")
+        if PG_ADMIN_URL:  # server down: pages that only read fail too, and say so
+            assert page.status_code == 503 and "数据库暂时不可用" in page.get_data(as_text=True)
+        else:  # SQLite's WAL lets readers go on while a writer holds the lock
+            assert page.status_code == 200
+    assert _counts(app) == before  # the failed answer left nothing behind
+    r = api.answer(item["id"], question.accepted[0])
+    assert r.status_code == 200
+    assert _counts(app) == (before[0] + 1, before[1] + 1)
+    if database_url.startswith("sqlite"):
+        with sqlite3.connect(database_url.removeprefix("sqlite:///")) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    dispose(app)
