@@ -4,6 +4,7 @@ as ``decks/*.yaml`` and builds it with the same code as ``study build``."""
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 
@@ -176,10 +177,20 @@ def deck():  # type: ignore[no-untyped-def]
     return _form_page(request.args)
 
 
+def scoped_css(css: str, scope: str = ".anki-preview") -> str:
+    """The note types' CSS limited to the previews, so it does not restyle the page around them."""
+
+    def scope_rule(m: re.Match[str]) -> str:
+        selectors = ", ".join(f"{scope} {sel.strip()}" for sel in m.group(1).split(","))
+        return f"{selectors} {{{m.group(2)}}}"
+
+    return re.sub(r"([^{}]+)\{([^{}]*)\}", scope_rule, css)
+
+
 @bp.get("/card.css")
 def card_css() -> Response:
     """The note types' CSS, so that previews look as they will in Anki."""
-    return Response(STYLE, mimetype="text/css")
+    return Response(scoped_css(STYLE), mimetype="text/css")
 
 
 def _download(data: bytes | str, filename: str, mimetype: str) -> Response:
