@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -305,51 +305,48 @@ def build_catalog(
     return Catalog(items, {i.id: i for i in items}, dict(terms_by_rite), rites)
 
 
-def _distractor_glosses(term: Term, catalog: Catalog, rng: random.Random) -> list[str]:
-    own = {search_key(g.gloss) for g in term.glosses}
+def _candidates(term: Term, catalog: Catalog, rng: random.Random) -> Iterator[Term]:
+    """Other terms, nearest first: same rite and category, then same rite, then any rite;
+    shuffled within each pool."""
     rite = _primary_rite(term) or ""
-    pools = [
-        [t for t in catalog.terms_by_rite.get(rite, []) if t.category == term.category],
-        catalog.terms_by_rite.get(rite, []),
+    same_rite = catalog.terms_by_rite.get(rite, [])
+    for pool in (
+        [t for t in same_rite if t.category == term.category],
+        same_rite,
         [t for ts in catalog.terms_by_rite.values() for t in ts],
-    ]
+    ):
+        shuffled = [t for t in pool if t.normalized != term.normalized]
+        rng.shuffle(shuffled)
+        yield from shuffled
+
+
+def _distractor_glosses(term: Term, catalog: Catalog, rng: random.Random) -> list[str]:
+    """Glosses of other terms, never one that is also a gloss of ``term``, never twice."""
+    keys = {search_key(g.gloss) for g in term.glosses}
     chosen: list[str] = []
-    keys = set(own)
-    for pool in pools:
-        candidates = [t for t in pool if t.normalized != term.normalized]
-        rng.shuffle(candidates)
-        for t in candidates:
-            gloss = main_gloss(t)
-            key = search_key(gloss)
-            if key and key not in keys:
-                chosen.append(gloss)
-                keys.add(key)
+    for t in _candidates(term, catalog, rng):
+        gloss = main_gloss(t)
+        key = search_key(gloss)
+        if key and key not in keys:
+            chosen.append(gloss)
+            keys.add(key)
             if len(chosen) == OPTIONS - 1:
-                return chosen
+                break
     return chosen
 
 
 def _distractor_terms(term: Term, catalog: Catalog, rng: random.Random) -> list[str]:
+    """Other terms, never one sharing a gloss with ``term`` (it would be right too), never twice."""
     own = {search_key(g.gloss) for g in term.glosses}
-    rite = _primary_rite(term) or ""
-    pools = [
-        [t for t in catalog.terms_by_rite.get(rite, []) if t.category == term.category],
-        catalog.terms_by_rite.get(rite, []),
-        [t for ts in catalog.terms_by_rite.values() for t in ts],
-    ]
     chosen: list[str] = []
     seen = {term.normalized}
-    for pool in pools:
-        candidates = list(pool)
-        rng.shuffle(candidates)
-        for t in candidates:
-            # a term sharing a gloss with the answer would be right too: never a distractor
-            if t.normalized in seen or own & {search_key(g.gloss) for g in t.glosses}:
-                continue
-            chosen.append(t.term)
-            seen.add(t.normalized)
-            if len(chosen) == OPTIONS - 1:
-                return chosen
+    for t in _candidates(term, catalog, rng):
+        if t.normalized in seen or own & {search_key(g.gloss) for g in t.glosses}:
+            continue
+        chosen.append(t.term)
+        seen.add(t.normalized)
+        if len(chosen) == OPTIONS - 1:
+            break
     return chosen
 
 

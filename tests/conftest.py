@@ -1,7 +1,12 @@
 from __future__ import annotations
 
 import os
+import socket
+import threading
+import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -137,3 +142,40 @@ class Api:
 @pytest.fixture
 def api(client):
     return Api(client)
+
+
+def find_free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_server(port: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+@contextmanager
+def serving(app) -> Iterator[str]:
+    """Serve ``app`` on a free 127.0.0.1 port in a background thread; yields its base URL."""
+    from werkzeug.serving import make_server
+
+    port = find_free_port()
+    server = make_server("127.0.0.1", port, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        wait_for_server(port)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+        dispose(app)

@@ -3,27 +3,16 @@ no server error, every status and body as documented, bad input refused."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-
 import pytest
 import requests
 import schemathesis
 import yaml
 from hypothesis import HealthCheck, settings
-from werkzeug.serving import make_server
 
-from tests.conftest import ROOT, dispose
+from tests.conftest import ROOT, serving
 
 SPEC = yaml.safe_load((ROOT / "web" / "openapi.yaml").read_text("utf-8"))
 schema = schemathesis.openapi.from_dict(SPEC)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
@@ -31,23 +20,8 @@ def server(database_url):
     from web import create_app
 
     app = create_app({"TESTING": True, "SECRET_KEY": "schema", "DATABASE_URL": database_url, "RANDOM_SEED": 5})
-    port = _free_port()
-    httpd = make_server("127.0.0.1", port, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            break
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    httpd.shutdown()
-    httpd.server_close()
-    dispose(app)
+    with serving(app) as base:
+        yield base
 
 
 @pytest.fixture

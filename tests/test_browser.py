@@ -12,19 +12,16 @@ Set ``STUDY_SCREENSHOTS=/some/dir`` to keep screenshots of each page for a look 
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from study.items import stage_sequence
 from study.quiz import Kind, Question
 from study.schedule import day_start
+from tests.conftest import serving
 from web import create_app
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -54,24 +51,6 @@ def _require_browser():  # type: ignore[no-untyped-def]
     pytest.skip(missing)
 
 
-def find_free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_server(port: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
-
-
 @pytest.fixture
 def live_app(tmp_path: Path) -> Iterator[tuple[object, str]]:
     """The real app on a temporary SQLite file, served in a background thread."""
@@ -84,18 +63,8 @@ def live_app(tmp_path: Path) -> Iterator[tuple[object, str]]:
             "FSRS_FUZZING": False,
         }
     )
-    port = find_free_port()
-    server = make_server("127.0.0.1", port, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        wait_for_server(port)
-        yield app, f"http://127.0.0.1:{port}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
-        app.extensions["study"].store.engine.dispose()
+    with serving(app) as base:
+        yield app, base
 
 
 @pytest.fixture

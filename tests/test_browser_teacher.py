@@ -5,15 +5,13 @@ shows the answer."""
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
 from anki.collection import Collection, ImportAnkiPackageRequest
-from werkzeug.serving import make_server
 
-from tests.conftest import dispose
-from tests.test_browser import ARGS, CHROMIUM, _require_browser, find_free_port, wait_for_server
+from tests.conftest import serving
+from tests.test_browser import ARGS, CHROMIUM, _require_browser
 
 
 @pytest.fixture
@@ -21,16 +19,8 @@ def served(database_url):
     from web import create_app
 
     app = create_app({"TESTING": True, "SECRET_KEY": "teacher-flow", "DATABASE_URL": database_url, "RANDOM_SEED": 11})
-    port = find_free_port()
-    server = make_server("127.0.0.1", port, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    wait_for_server(port)
-    yield app, f"http://127.0.0.1:{port}"
-    server.shutdown()
-    server.server_close()
-    thread.join(5)
-    dispose(app)
+    with serving(app) as base:
+        yield app, base
 
 
 def test_teacher_builds_assigns_and_reads_the_report(served, tmp_path: Path):
