@@ -238,3 +238,15 @@ def test_a_bad_choice_is_reported_not_built(client):
     assert r.status_code == 400
     r = teacher.post("/teacher/deck", {**FORM, "action": "explode"})
     assert r.status_code == 400
+
+
+def test_teacher_pages_set_the_csp_and_carry_no_inline_script_or_style(client):
+    teacher = Teacher(client)
+    class_id, _ = teacher.new_class()
+    pages = ["/teacher/", "/teacher/deck", f"/teacher/classes/{class_id}/report"]
+    responses = [client.get(p) for p in pages] + [teacher.deck("preview")]
+    for r in responses:
+        assert r.status_code == 200
+        assert "script-src 'self'" in r.headers["Content-Security-Policy"]
+        html = r.get_data(as_text=True)
+        assert "<script>" not in html and "<style" not in html and " style=" not in html and " onclick" not in html
