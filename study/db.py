@@ -163,10 +163,21 @@ def alembic_config(url: str) -> Config:
     return config
 
 
+MIGRATION_LOCK = 0x5354_5544  # pg_advisory_xact_lock key held while migrating ("STUD")
+
+
 def upgrade(engine: Engine) -> None:
-    """Create or migrate the schema to the newest version (Alembic ``upgrade head``)."""
+    """Create or migrate the schema to the newest version (Alembic ``upgrade head``).
+
+    Several processes may start at once on a new database (``gunicorn -w 4``): one migrates, the
+    others wait for it and then find the schema current. SQLite's BEGIN IMMEDIATE already queues
+    them; PostgreSQL would let them all create the tables and fail on the catalog's unique keys,
+    so they take an advisory lock first.
+    """
     config = alembic_config(engine.url.render_as_string(hide_password=False))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
