@@ -30,7 +30,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         GLOSSARY=str(default_glossary_path()),
         NEW_PER_DAY=int(os.environ.get("STUDY_NEW_PER_DAY", "20")),
         DESIRED_RETENTION=float(os.environ.get("STUDY_DESIRED_RETENTION", "0.9")),
-        FSRS_FUZZING=True,
+        FSRS_FUZZING=os.environ.get("STUDY_FSRS_FUZZING", "1") != "0",
         FAST_SECONDS=10.0,
         MAX_CONTENT_LENGTH=512 * 1024,  # the teacher's pasted term lists; the API takes 16 KiB
         MAX_FORM_MEMORY_SIZE=512 * 1024,
