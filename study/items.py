@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .lexicon import category_of
 from .model import Document, Passage, Rite, Stage, Term
 from .normalize import normalize
 
@@ -129,6 +130,8 @@ def cloze_terms(item: PassageItem, *, max_terms: int = 6) -> tuple[Term, ...]:
     taken = [False] * len(text)
     chosen: list[Term] = []
     for t in sorted(item.terms, key=lambda t: (-len(t.normalized), t.normalized)):
+        if len(t.normalized) == 1 and category_of(t.normalized) is None:
+            continue  # a lone character outside the lexicon (人, 面 …) is no word to recall
         at = text.find(t.normalized)
         while at != -1 and any(taken[at : at + len(t.normalized)]):
             at = text.find(t.normalized, at + 1)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from .deckspec import DeckSpec, ExtraTerm, Problem, StageRef
 from .errors import DeckSpecError
 from .items import PassageItem, cloze_terms, passage_items
+from .lexicon import categories
 from .model import Document, Example, Gloss, Rite, Stage, Term
 from .normalize import normalize
 from .reading import pinyin
@@ -258,8 +259,21 @@ def cloze_spans(item: PassageItem, *, max_terms: int = 6) -> list[tuple[int, int
         at = text.find(t.normalized)
         while at != -1:
             end = at + len(t.normalized)
-            if not any(taken[at:end]):
+            if not any(taken[at:end]) and not inside_word(text, at, end):
                 taken[at:end] = [True] * (end - at)
                 spans.append((at, end, t))
             at = text.find(t.normalized, end)
     return sorted(spans, key=lambda s: s[0])
+
+
+def inside_word(text: str, start: int, end: int) -> bool:
+    """True if ``text[start:end]`` (one character) is part of a longer word of the reviewed lexicon
+    there, as 人 in 主人 or 射 in 司射: blanking it alone would cut the word."""
+    if end - start != 1:
+        return False
+    words = categories()
+    for size in (2, 3, 4):
+        for left in range(max(start - size + 1, 0), start + 1):
+            if left + size <= len(text) and text[left : left + size] in words:
+                return True
+    return False

@@ -110,7 +110,7 @@ def test_a_rebuilt_package_updates_notes_in_place_and_keeps_the_reviews(tmp_path
     out = tmp_path / "yanli.apkg"
     report = build_deck(load_deckspec(folder / "yanli.yaml"), out, timestamp=T0)
     import_apkg(col, out)
-    assert col.note_count() == report.total_notes == 23
+    assert col.note_count() == report.total_notes == 22
     (nid,) = col.find_notes('"note:礼经本义 · 词语" Term:篚')
     (cid,) = [c.id for c in col.get_note(nid).cards() if c.ord == 0]
     col.sched.reposition_new_cards(card_ids=[cid], starting_from=0, step_size=1, randomize=False, shift_existing=True)
@@ -131,7 +131,7 @@ def test_a_rebuilt_package_updates_notes_in_place_and_keeps_the_reviews(tmp_path
     build_deck(load_deckspec(folder / "yanli.yaml"), out, timestamp=T0 + 60)
     log = import_apkg(col, out)
     assert len(log.new) == 0 and len(log.updated) >= 1
-    assert col.note_count() == 23
+    assert col.note_count() == 22
     note = col.get_note(nid)
     assert "盛爵觯之竹器" in note["Glosses"] and "篚以陈爵" not in note["Glosses"]
     kept = col.get_card(cid)
@@ -165,7 +165,7 @@ def test_build_writes_csv_and_tsv_beside_the_package(tmp_path):
     )
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["y.apkg", "y.csv", "y.tsv"]
-    assert result.stdout.startswith("yanli.yaml: 23 notes, 49 cards -> ")
+    assert result.stdout.startswith("yanli.yaml: 22 notes, 45 cards -> ")
     tsv = (tmp_path / "y.tsv").read_text("utf-8").splitlines()
     assert tsv[0] == "戒 (jiè)\t告" and len(tsv) == 15 + 4
 
