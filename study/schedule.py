@@ -202,6 +202,10 @@ class ReviewStore:
             if conn.dialect.name != "sqlite":
                 query = query.with_for_update()
             row = conn.execute(query).one()
+            if row.last_review is not None and row.last_review > now:
+                # a later answer to this card (another tab) took the lock first: log this one after
+                # it, so that the logs' times keep the order the card was reviewed in
+                now = row.last_review
             card = fsrs.Card.from_json(row.card_json)
             card, log = self.scheduler.review_card(card, RATINGS[rating], now, duration_ms)
             values = {"card_json": card.to_json(), "due": card.due, "last_review": now}

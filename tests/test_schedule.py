@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import sqlalchemy as sa
 
+from study.audit import replay
 from study.db import cards, make_engine, review_logs, upgrade
 from study.grading import RatingName
 from study.schedule import ReviewStore, SignInError, UnknownClassError, choose_next, make_scheduler
@@ -80,6 +81,24 @@ def test_two_answers_to_the_same_item_at_once_lose_neither_review(database_url):
     for e in [engine, *engines]:
         e.dispose()
     assert logs == 8 and reps == 8
+
+
+def test_an_answer_that_waited_for_the_lock_behind_a_later_one_is_logged_after_it(store):
+    learner = store.sign_in("庚", None, T0)
+    later = T0 + timedelta(seconds=5)
+    store.record(learner.id, "x", RatingName.GOOD, score=1, correct=True, answer="a", now=later)
+    # stamped earlier, but the other tab's answer had the card first
+    card = store.record(learner.id, "x", RatingName.AGAIN, score=0, correct=False, answer="b", now=T0)
+    logs = store.logs(learner.id)
+    assert [log.reviewed_at for log in logs] == [later, later] and card.last_review == later
+    # so a replay of the logs by time (as fsrs.Scheduler.reschedule_card does) gives the stored card
+    replayed = replay(make_scheduler(fuzzing=False), sorted(logs, key=lambda log: log.reviewed_at))
+    assert (replayed.state, replayed.stability, replayed.difficulty, replayed.due) == (
+        card.state,
+        card.stability,
+        card.difficulty,
+        card.due,
+    )
 
 
 def test_sign_in_validates_name_and_class_code(store):
