@@ -4,8 +4,6 @@ import in one transaction. Importing the same file twice changes nothing."""
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -14,6 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from .atomic import atomic_write
 from .db import cards, classes, learners, review_logs
 from .errors import StudyError
 
@@ -89,17 +88,10 @@ def export_progress(engine: Engine) -> dict[str, Any]:
 
 
 def write_export(engine: Engine, path: Path) -> BackupReport:
-    """Export to ``path`` atomically (temporary file, then rename)."""
+    """Export to ``path`` atomically (a locked temporary file, then a rename)."""
     data = export_progress(engine)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False, indent=1)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    body = json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
+    atomic_write(path, lambda f: f.write(body))
     return BackupReport(len(data["classes"]), len(data["learners"]), len(data["cards"]), len(data["reviews"]))
 
 
