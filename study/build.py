@@ -26,8 +26,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def decks_dir() -> Path:
-    """The deck folder: ``$STUDY_DECKS`` or the project's own ``decks/``."""
-    return Path(os.environ.get("STUDY_DECKS") or ROOT / "decks")
+    """The deck folder: ``$STUDY_DECKS``, else the project's own ``decks/`` (a checkout), else
+    ``decks/`` in the working directory (an installed package run from the project's folder)."""
+    if os.environ.get("STUDY_DECKS"):
+        return Path(os.environ["STUDY_DECKS"])
+    own = ROOT / "decks"
+    return own if own.is_dir() else Path.cwd() / "decks"
 
 
 def texts_dir() -> Path:

@@ -51,6 +51,8 @@ class StudyState:
 
 def init_state(app: Flask) -> StudyState:
     texts = [Path(p) for p in app.config["TEXTS"]]
+    if not texts:
+        raise RuntimeError("no texts to study: set STUDY_DECKS to a folder with texts/*.txt (the project's decks/)")
     glossary = app.config.get("GLOSSARY")
     documents = [load_document(p) for p in texts]
     terms = load_terms(documents, Path(glossary) if glossary else None)
