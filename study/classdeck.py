@@ -9,9 +9,9 @@ from dataclasses import dataclass
 import yaml
 
 from .build import Corpus, decks_dir
+from .catalog import Catalog, build_catalog
 from .deckspec import KINDS, DeckSpec, ExtraTerm, parse_deckspec
 from .model import Document, Term
-from .quiz import Catalog, build_catalog
 from .selection import select
 
 FAMILIES = {"terms": "vocab", "stages": "stages", "steps": "steps"}

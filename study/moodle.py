@@ -14,8 +14,9 @@ import random
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
+from .catalog import ORDER_MODES, Catalog, Family, Kind, QuizItem
 from .grading import OrderMode
-from .quiz import ORDER_MODES, Catalog, Family, Kind, QuizItem, present
+from .quiz import present
 
 GRADING = {
     OrderMode.ALL_OR_NOTHING: "ALL_OR_NOTHING",

@@ -10,9 +10,9 @@ from datetime import datetime, timedelta
 
 import fsrs
 
+from .catalog import QuizItem
 from .items import stage_sequence
 from .model import Document
-from .quiz import QuizItem
 from .schedule import MASTERED, CardRow, day_start
 
 

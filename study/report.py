@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from .quiz import Catalog, Family, main_gloss
+from .catalog import Catalog, Family, main_gloss
 
 OVERDUE_LIMIT = 10  # a learner with more overdue items than this has fallen behind
 IDLE_DAYS = 7  # … or one who has not answered for this long

@@ -19,10 +19,11 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
+from .catalog import QuizItem
 from .db import cards, classes, learners, questions, reading, review_logs
 from .errors import StudyError
 from .grading import RatingName
-from .quiz import Question, QuizItem
+from .quiz import Question
 
 RATINGS = {
     RatingName.AGAIN: fsrs.Rating.Again,

@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from study.catalog import Kind
 from study.items import stage_sequence
-from study.quiz import Kind, Question
+from study.quiz import Question
 from study.schedule import day_start
 from tests.conftest import serving
 from web import create_app

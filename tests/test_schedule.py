@@ -114,7 +114,7 @@ def test_sign_in_validates_name_and_class_code(store):
 
 def test_due_items_first_then_new_ones_in_text_order_up_to_the_daily_limit(store, xiangshe, tesheng):
     from study.build import load_terms
-    from study.quiz import build_catalog
+    from study.catalog import build_catalog
 
     docs = [xiangshe, tesheng]
     catalog = build_catalog(docs, load_terms(docs))

@@ -5,10 +5,11 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, g, jsonify, request, session
 from sqlalchemy.exc import IntegrityError
 
+from study.catalog import Family, Kind
 from study.db import now
 from study.errors import StudyError
 from study.progress import rite_progress
-from study.quiz import AnswerError, Family, Kind, grade, present
+from study.quiz import AnswerError, grade, present
 from study.schedule import Learner, next_due, pick_next
 
 from .i18n import prompt

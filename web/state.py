@@ -14,11 +14,11 @@ import fsrs
 from flask import Flask, current_app
 
 from study.build import load_document, load_terms
+from study.catalog import Catalog, build_catalog
 from study.classdeck import class_catalog, spec_from_yaml
 from study.classes import ClassStore
 from study.db import make_engine, upgrade
 from study.model import Document, Term
-from study.quiz import Catalog, build_catalog
 from study.schedule import ReviewStore, make_scheduler
 
 
