@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import settings
 
 from study.build import Corpus, load_corpus, load_document
 from study.model import Document
@@ -58,6 +59,12 @@ def line_labels() -> dict[str, set[int]]:
     raw = yaml.safe_load((DATA / "line_labels_000.yaml").read_text("utf-8"))
     return {k: ranges(v) for k, v in raw.items()}
 
+
+# CI explores the same examples every run (a red build must mean a change broke something);
+# local runs draw new ones.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI") == "true":
+    settings.load_profile("ci")
 
 PG_ADMIN_URL = os.environ.get("STUDY_TEST_DATABASE_URL")  # e.g. from scripts/pg-test-server start
 
