@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pypinyin import Style, lazy_pinyin
-
 from .lexicon import readings
 from .normalize import normalize
 
@@ -17,6 +15,8 @@ def pinyin(word: str) -> str:
     The whole word is looked up in the reviewed table (``study/data/readings.yaml``); otherwise
     the longest reviewed words and characters inside it win over pypinyin's modern default.
     """
+    from pypinyin import Style, lazy_pinyin  # imported on first use: it takes 0.15 s to load
+
     norm = normalize(word)
     table = readings()
     out: list[str] = []
