@@ -25,11 +25,9 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import json
 import os
 import random
 import secrets
-import socket
 import statistics
 import subprocess
 import sys
@@ -49,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 import sqlalchemy as sa  # noqa: E402
 
+from bench.jsonclient import JsonClient, find_free_port  # noqa: E402
 from study.audit import AuditReport, Key, audit_reviews  # noqa: E402
 from study.db import make_engine  # noqa: E402
 from study.schedule import make_scheduler  # noqa: E402
@@ -58,12 +57,6 @@ ATTEMPTS = 5  # tries of one request (waiting 0.05, 0.1, 0.2, 0.4 s between them
 KINDS = ("vocab", "order", None)
 GUESSES = ("礼", "宾", "尸", "shi", "bin", "xiang")
 RIGHT = 0.6  # how often a learner gives an answer they were told
-
-
-def find_free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @dataclass
@@ -162,34 +155,17 @@ class Ledger:
         return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-class Learner:
+class Learner(JsonClient):
     """One learner's browser as the API sees it: a session cookie, a CSRF token, one connection."""
 
     def __init__(self, port: int, name: str, ledger: Ledger, rng: random.Random, deadline: float) -> None:
+        super().__init__(port, timeout=15)
         self.port, self.name, self.ledger, self.rng, self.deadline = port, name, ledger, rng, deadline
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
-        self.cookie = ""
-        self.csrf = ""
         self.sent_at = datetime.now(UTC)  # when the last request went out
 
     def _attempt(self, method: str, path: str, body: object) -> tuple[int, object, float]:
-        headers = {"Cookie": self.cookie} if self.cookie else {}
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        if method == "POST":
-            headers["X-CSRFToken"] = self.csrf
         self.sent_at = datetime.now(UTC)
-        start = time.perf_counter()
-        self.conn.request(method, path, body=data, headers=headers)
-        response = self.conn.getresponse()
-        raw = response.read()
-        seconds = time.perf_counter() - start
-        for value in response.headers.get_all("Set-Cookie") or []:
-            if value.startswith("session="):
-                self.cookie = value.split(";", 1)[0]
-        return response.status, json.loads(raw) if raw else None, seconds
+        return self.request(method, path, body)
 
     def call(self, endpoint: str, method: str, path: str, body: object = None) -> tuple[int | None, object, bool]:
         """The request, retried after a connection error or a 5xx: (status or None when every

@@ -21,11 +21,9 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import json
 import os
 import random
 import secrets
-import socket
 import statistics
 import subprocess
 import sys
@@ -41,17 +39,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.jsonclient import JsonClient, find_free_port  # noqa: E402
 from study.db import now  # noqa: E402
 from study.grading import RatingName  # noqa: E402
 
 KINDS = ("vocab", "order", None)
 GUESSES = ("礼", "宾", "尸", "shi", "bin", "xiang")
-
-
-def find_free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @contextmanager
@@ -119,32 +112,15 @@ def seed(database_url: str, clients: int, history: int, rng: random.Random) -> l
     return names
 
 
-class Client:
-    """One learner's browser, as far as the API sees it: a cookie, a CSRF token, one connection."""
+class Client(JsonClient):
+    """A learner with a keep-alive connection and the questions it was shown."""
 
     def __init__(self, port: int) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        self.cookie = ""
-        self.csrf = ""
+        super().__init__(port)
         self.shown: list[dict] = []  # questions this learner was shown, newest last
 
     def call(self, method: str, path: str, body: object = None) -> tuple[int, object, float]:
-        headers = {"Cookie": self.cookie} if self.cookie else {}
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        if method == "POST":
-            headers["X-CSRFToken"] = self.csrf
-        start = time.perf_counter()
-        self.conn.request(method, path, body=data, headers=headers)
-        response = self.conn.getresponse()
-        raw = response.read()
-        seconds = time.perf_counter() - start
-        for value in response.headers.get_all("Set-Cookie") or []:
-            if value.startswith("session="):
-                self.cookie = value.split(";", 1)[0]
-        return response.status, json.loads(raw) if raw else None, seconds
+        return self.request(method, path, body)
 
     def sign_in(self, name: str) -> None:
         status, body, _ = self.call("GET", "/api/session")
@@ -152,9 +128,6 @@ class Client:
         self.csrf = body["csrf_token"]
         status, body, _ = self.call("POST", "/api/session", {"name": name})
         assert status == 200, (status, body)
-
-    def close(self) -> None:
-        self.conn.close()
 
 
 def plausible(item: dict, rng: random.Random) -> object:
