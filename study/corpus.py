@@ -43,13 +43,14 @@ def _segments(pieces: Iterable[Piece]) -> tuple[Segment, ...]:
     return tuple(out)
 
 
-def _passage(pieces: list[Piece], lines: list[int]) -> Passage:
+def _passage(pieces: list[Piece], lines: list[int], *, continued: bool = False) -> Passage:
     text = "".join(p.text for p in pieces if p.kind in ("text", "mark")).strip(SPACES)
     return Passage(
         text=text,
         commentary=_segments(pieces),
         lines=tuple(sorted(set(lines))),
         pieces=tuple(pieces),
+        continued=continued,
     )
 
 
@@ -71,7 +72,7 @@ def _split_para(para: Para) -> list[Passage | _Heading]:
     pieces = list(para.pieces)
     out: list[Passage | _Heading] = []
     if para.leading_fragment and pieces and pieces[0].kind == "commentary":
-        out.append(_passage([pieces[0]], [pieces[0].line]))
+        out.append(_passage([pieces[0]], [pieces[0].line], continued=True))
         pieces = pieces[1:]
     starts = [
         k
@@ -88,7 +89,7 @@ def _split_para(para: Para) -> list[Passage | _Heading]:
         lines = _part_lines(part, para)
         name = heading_name(part[0].text) if a in starts else None
         if name is None:
-            out.append(_passage(part, _part_lines(part, para)))
+            out.append(_passage(part, lines, continued=para.leading_fragment and a == 0))
             continue
         raw = _raw(part).strip(SPACES)
         notes = raw[1 + len(name) :].lstrip("，。：" + SPACES)

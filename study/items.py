@@ -86,7 +86,7 @@ def stage_steps(stage: Stage) -> tuple[Element, ...]:
     out: list[Element] = []
     for p_index, passage in enumerate(stage.passages):
         text = passage.text
-        if not text:
+        if not text or passage.continued:  # begun before the excerpt: no step of this stage
             continue
         pieces = [m.group(0).strip() for m in _STEP.finditer(text)] if "。" in text else [text]
         mine: list[str] = []

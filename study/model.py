@@ -68,6 +68,9 @@ class Passage:
     pieces: tuple[Piece, ...] = field(default=(), compare=False)
     translation: str | None = field(default=None, compare=False)
     translation_lines: tuple[int, ...] = field(default=(), compare=False)
+    # The excerpt opens inside this paragraph (it began before the first line): kept, so that no
+    # character is lost, but it may belong to a stage outside the excerpt.
+    continued: bool = field(default=False, compare=False)
 
     @property
     def span(self) -> tuple[int, int]:

@@ -204,7 +204,7 @@ def test_a_failed_write_leaves_the_old_package_and_no_temporary_file(tesheng, tm
 def test_csv_and_tsv_hold_terms_passages_and_positions(xiangshe, tmp_path):
     rows = write_tsv(xiangshe, tmp_path / "x.tsv")
     lines = (tmp_path / "x.tsv").read_text("utf-8").splitlines()
-    assert rows == len(lines) == 150 + 99 + 31 + 465  # terms, passages, stage and step positions
+    assert rows == len(lines) == 150 + 99 + 31 + 462  # terms, passages, stage and step positions
     assert lines[0] == "寻 (xún)\t八尺"
     assert all(line.count("\t") == 1 for line in lines)
     write_csv(xiangshe, tmp_path / "x.csv")

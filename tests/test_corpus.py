@@ -247,3 +247,13 @@ def test_a_traditional_text_parses_with_the_same_code():
     assert [s.name for s in rite.stages] == ["速賓", None]
     assert rite.stages[0].id == "鄉射禮.速宾".replace("鄉射禮", "乡射礼")
     assert rite.stages[1].passages[0].commentary[0].speaker == "敖君善"
+
+
+def test_the_paragraph_the_excerpt_opens_in_is_marked_and_gives_no_steps(xiangshe):
+    from study.items import step_sequence
+
+    rite = xiangshe.rite("乡射礼")
+    first = rite.stages[0]
+    assert [p.continued for p in first.passages] == [True, True, False]
+    steps = [e.text for e in step_sequence(rite, first).elements]
+    assert steps[0] == "羮定，主人朝服乃速賔。" and not any("乡侯" in s for s in steps)
