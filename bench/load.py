@@ -102,14 +102,15 @@ def gunicorn(
         while True:
             if proc.poll() is not None:
                 raise RuntimeError(f"gunicorn exited with status {proc.returncode}: {' '.join(cmd)}")
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
             try:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
                 conn.request("GET", "/api/session")
                 if conn.getresponse().status < 500:
-                    conn.close()
                     break
-            except OSError:
+            except (OSError, http.client.HTTPException):
                 pass
+            finally:
+                conn.close()  # every probe, answered or not
             if time.monotonic() > deadline:
                 raise RuntimeError(f"gunicorn did not answer on port {port} within 60 s")
             time.sleep(0.1)
