@@ -122,8 +122,10 @@ def _category(norm: str, glosses: Sequence[Gloss]) -> str:
     for suffixes, category in _RULES:
         if norm.endswith(suffixes) and len(norm) > 1:
             return category
-    if any(ch in norm for ch in "尺寸寻仞丈步") or any(g.gloss.endswith("之器") for g in glosses):
-        return "measure" if any(ch in norm for ch in "尺寸寻仞丈步") else "implement"
+    if any(ch in norm for ch in "尺寸寻仞丈步"):
+        return "measure"
+    if any(g.gloss.endswith("之器") for g in glosses):
+        return "implement"
     return "other"
 
 

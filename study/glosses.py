@@ -29,7 +29,7 @@ from .glossrules import (
     termlike,
 )
 from .lexicon import category_of
-from .model import Document, Gloss, Passage, Segment
+from .model import Document, Gloss, Segment
 from .normalize import normalize
 
 _SENTENCE = re.compile(r"[^。；！？]+[。；！？]?")
@@ -276,17 +276,13 @@ def _contexts(doc: Document) -> Iterator[tuple[Context, Segment]]:
         whole = normalize("".join(p.text for s in rite.stages for p in s.passages))
         for stage in rite.stages:
             for passage in stage.passages:
-                ctx = Context(doc.file, rite.name, stage, normalize(_classical_of(passage)), whole)
+                ctx = Context(doc.file, rite.name, stage, normalize(passage.text), whole)
                 for seg in passage.commentary:
                     yield ctx, seg
             if stage.name is not None and stage.note_commentary:
                 ctx = Context(doc.file, rite.name, stage, normalize(stage.name + stage.note_text), whole)
                 for seg in stage.note_commentary:
                     yield ctx, seg
-
-
-def _classical_of(passage: Passage) -> str:
-    return passage.text
 
 
 def extract_glosses(doc: Document) -> list[Gloss]:

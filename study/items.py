@@ -14,7 +14,7 @@ that a corrected text or gloss updates what a learner already studies.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .lexicon import category_of
@@ -45,7 +45,6 @@ class Sequence_:
     title: str  # the rite's name, or the stage's classical name
     elements: tuple[Element, ...]
     stage_id: str | None = None
-    modern_title: str | None = None
 
     def windows(self, size: int, step: int = 1) -> list[tuple[int, tuple[Element, ...]]]:
         """Overlapping windows ``(start, elements)`` of ``size`` (the whole list if shorter)."""
@@ -107,7 +106,6 @@ def step_sequence(rite: Rite, stage: Stage) -> Sequence_:
         stage.name or "",
         stage_steps(stage),
         stage_id=stage.id,
-        modern_title=stage.modern_name,
     )
 
 
@@ -143,9 +141,3 @@ def cloze_terms(item: PassageItem, *, max_terms: int = 6) -> tuple[Term, ...]:
         if len(chosen) >= max_terms:
             break
     return tuple(sorted(chosen, key=lambda t: text.find(t.normalized)))
-
-
-def terms_of_rites(terms: Iterable[Term], rites: Iterable[str]) -> list[Term]:
-    """Terms used or glossed in any of ``rites``."""
-    wanted = set(rites)
-    return [t for t in terms if wanted & set(t.rites) or any(g.rite in wanted for g in t.glosses)]

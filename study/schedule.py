@@ -262,16 +262,9 @@ class ReviewStore:
             )
 
 
-def choose_next(
-    items: Sequence[QuizItem], known: dict[str, CardRow], now: datetime, *, new_limit: int
-) -> QuizItem | None:
+def pick_next(items: Sequence[QuizItem], agenda: Agenda, *, new_limit: int) -> QuizItem | None:
     """Due items first (the most overdue first), then new items in the text's order, at most
     ``new_limit`` new items a day (UTC)."""
-    return pick_next(items, Agenda.of(known, now), new_limit=new_limit)
-
-
-def pick_next(items: Sequence[QuizItem], agenda: Agenda, *, new_limit: int) -> QuizItem | None:
-    """:func:`choose_next` on an :class:`Agenda` (as :meth:`ReviewStore.agenda` reads it)."""
     due = [(agenda.due[i.id], i.sort_key, i) for i in items if i.id in agenda.due]
     if due:
         return min(due, key=lambda t: (t[0], t[1]))[2]
@@ -280,7 +273,7 @@ def pick_next(items: Sequence[QuizItem], agenda: Agenda, *, new_limit: int) -> Q
     return next((i for i in items if i.id not in agenda.seen), None)
 
 
-def next_due(items: Iterable[QuizItem], known: dict[str, CardRow], now: datetime, *, new_limit: int) -> datetime:
+def next_due(items: Iterable[QuizItem], known: dict[str, CardRow], now: datetime) -> datetime:
     """When something is next due: the earliest card, or tomorrow when new items are waiting."""
     ids = {i.id for i in items}
     dues = [c.due for c in known.values() if c.item_id in ids]

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from study.audit import replay
 from study.db import cards, make_engine, review_logs, upgrade
 from study.grading import RatingName
-from study.schedule import ReviewStore, SignInError, UnknownClassError, choose_next, make_scheduler
+from study.schedule import Agenda, ReviewStore, SignInError, UnknownClassError, make_scheduler, pick_next
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -120,15 +120,15 @@ def test_due_items_first_then_new_ones_in_text_order_up_to_the_daily_limit(store
     catalog = build_catalog(docs, load_terms(docs))
     items = catalog.select(rite="乡射礼", family="order")
     learner = store.sign_in("庚", None, T0)
-    first = choose_next(items, store.cards(learner.id), T0, new_limit=2)
+    first = pick_next(items, Agenda.of(store.cards(learner.id), T0), new_limit=2)
     assert first is items[0]
     store.record(learner.id, first.id, RatingName.AGAIN, score=0, correct=False, answer=[], now=T0)
-    second = choose_next(items, store.cards(learner.id), T0, new_limit=2)
+    second = pick_next(items, Agenda.of(store.cards(learner.id), T0), new_limit=2)
     assert second is items[1]  # the failed one is not due yet (one minute learning step)
     store.record(learner.id, second.id, RatingName.GOOD, score=1, correct=True, answer=[], now=T0)
-    assert choose_next(items, store.cards(learner.id), T0, new_limit=2) is None  # daily limit reached
+    assert pick_next(items, Agenda.of(store.cards(learner.id), T0), new_limit=2) is None  # daily limit reached
     later = T0 + timedelta(minutes=2)
-    assert choose_next(items, store.cards(learner.id), later, new_limit=2) is first  # due again
+    assert pick_next(items, Agenda.of(store.cards(learner.id), later), new_limit=2) is first  # due again
     tomorrow = T0 + timedelta(days=1, hours=1)
-    nxt = choose_next(items, store.cards(learner.id), tomorrow, new_limit=2)
+    nxt = pick_next(items, Agenda.of(store.cards(learner.id), tomorrow), new_limit=2)
     assert nxt is not None

@@ -91,7 +91,7 @@ def next_question(learner_id: int, rite: str | None, kind: str | None) -> dict:
     item = pick_next(items, state.store.agenda(learner_id, moment), new_limit=limit)
     if item is None:  # rare: only then are all the cards loaded, for the date of the next one
         known = state.store.cards(learner_id)
-        return {"item": None, "next_due": next_due(items, known, moment, new_limit=limit).isoformat()}
+        return {"item": None, "next_due": next_due(items, known, moment).isoformat()}
     question = present(item, catalog, state.rng)
     state.store.save_question(learner_id, question, moment)
     public: dict[str, object] = {

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import tempfile
 from pathlib import Path
+from urllib.parse import quote
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, session, url_for
 from werkzeug.datastructures import MultiDict
@@ -196,14 +197,8 @@ def card_css() -> Response:
 def _download(data: bytes | str, filename: str, mimetype: str) -> Response:
     body = data.encode("utf-8") if isinstance(data, str) else data
     response = Response(body, mimetype=mimetype)
-    response.headers["Content-Disposition"] = f"attachment; filename*=UTF-8''{_quote(filename)}"
+    response.headers["Content-Disposition"] = f"attachment; filename*=UTF-8''{quote(filename, safe='')}"
     return response
-
-
-def _quote(name: str) -> str:
-    from urllib.parse import quote
-
-    return quote(name, safe="")
 
 
 @bp.post("/deck")
