@@ -9,11 +9,11 @@ import argparse
 import time
 from pathlib import Path
 
-from study.align import CONFIDENT, align_document, align_links
 from study.build import default_text_paths
-from study.corpus import parse_corpus
-from study.manifest import Manifest, find_manifest
 from study.model import Document
+from study.text.align import CONFIDENT, align_document, align_links
+from study.text.corpus import parse_corpus
+from study.text.manifest import Manifest, find_manifest
 
 
 def parse(path: Path, data: bytes, manifest: Manifest) -> Document:

@@ -22,9 +22,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from study.apkg import package, write_package
 from study.build import Sources, build_deck, default_specs, plan_deck
-from study.deckspec import load_deckspec
+from study.decks.apkg import package, write_package
+from study.decks.deckspec import load_deckspec
 
 T = 1_800_000_000.0
 

@@ -9,8 +9,8 @@ import argparse
 import time
 
 from study.build import default_glossary_path, default_text_paths, load_document
-from study.glossary import build_terms, load_curated
-from study.glosses import extract_glosses
+from study.terms.glossary import build_terms, load_curated
+from study.terms.glosses import extract_glosses
 
 
 def main() -> None:

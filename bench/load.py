@@ -48,9 +48,9 @@ sys.path.insert(0, str(ROOT))
 import sqlalchemy as sa  # noqa: E402
 
 from bench.jsonclient import JsonClient, find_free_port  # noqa: E402
-from study.audit import AuditReport, Key, audit_reviews  # noqa: E402
-from study.db import make_engine  # noqa: E402
-from study.schedule import make_scheduler  # noqa: E402
+from study.learn.audit import AuditReport, Key, audit_reviews  # noqa: E402
+from study.learn.db import make_engine  # noqa: E402
+from study.learn.schedule import make_scheduler  # noqa: E402
 
 PG_ADMIN_URL = os.environ.get("STUDY_TEST_DATABASE_URL") or "postgresql+psycopg://postgres@127.0.0.1:54329/postgres"
 ATTEMPTS = 5  # tries of one request (waiting 0.05, 0.1, 0.2, 0.4 s between them)

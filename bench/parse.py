@@ -10,8 +10,8 @@ import time
 import tracemalloc
 
 from study.build import default_text_paths, load_document
-from study.corpus import parse_corpus
-from study.manifest import find_manifest
+from study.text.corpus import parse_corpus
+from study.text.manifest import find_manifest
 
 
 def main() -> None:

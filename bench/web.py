@@ -40,8 +40,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.jsonclient import JsonClient, find_free_port  # noqa: E402
-from study.db import now  # noqa: E402
-from study.grading import RatingName  # noqa: E402
+from study.learn.db import now  # noqa: E402
+from study.learn.grading import RatingName  # noqa: E402
 
 KINDS = ("vocab", "order", None)
 GUESSES = ("礼", "宾", "尸", "shi", "bin", "xiang")

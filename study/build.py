@@ -2,45 +2,25 @@
 
 from __future__ import annotations
 
-import os
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .align import align_document
-from .apkg import write_apkg
-from .cards import make_notes
-from .corpus import parse_corpus
-from .deckspec import DeckSpec
-from .errors import CorpusFormatError, GlossaryError, UnknownRiteError
-from .export import write_csv, write_tsv
-from .glossary import CURATED_FILE, Curated, build_terms, load_curated
-from .manifest import Manifest, find_manifest
-from .model import Document, Rite, Term
-from .notedata import NoteData
-from .selection import select
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def decks_dir() -> Path:
-    """The deck folder: ``$STUDY_DECKS``, else the project's own ``decks/`` (a checkout), else
-    ``decks/`` in the working directory (an installed package run from the project's folder)."""
-    if os.environ.get("STUDY_DECKS"):
-        return Path(os.environ["STUDY_DECKS"])
-    own = ROOT / "decks"
-    return own if own.is_dir() else Path.cwd() / "decks"
-
-
-def texts_dir() -> Path:
-    return decks_dir() / "texts"
-
-
-def default_text_paths() -> list[Path]:
-    """The texts the project carries, in file-name order."""
-    return sorted(texts_dir().glob("*.txt"))
+from .decks.apkg import write_apkg
+from .decks.cards import make_notes
+from .decks.deckspec import DeckSpec
+from .decks.export import write_csv, write_tsv
+from .decks.notedata import NoteData
+from .decks.selection import select
+from .errors import CorpusFormatError, GlossaryError
+from .model import Corpus, Document, Term
+from .paths import decks_dir, default_text_paths, texts_dir
+from .terms.glossary import CURATED_FILE, Curated, build_terms, load_curated
+from .text.align import align_document
+from .text.corpus import parse_corpus
+from .text.manifest import Manifest, find_manifest
 
 
 def load_document(path: Path, manifest: Manifest | None = None) -> Document:
@@ -59,29 +39,6 @@ def load_document(path: Path, manifest: Manifest | None = None) -> Document:
         rites=entry.rites if entry else (),
     )
     return align_document(doc)
-
-
-@dataclass(frozen=True)
-class Corpus:
-    """Several parsed texts."""
-
-    documents: tuple[Document, ...]
-
-    def rites(self) -> list[tuple[Document, Rite]]:
-        return [(d, r) for d in self.documents for r in d.rites]
-
-    def rite(self, name: str) -> tuple[Document, Rite]:
-        for d, r in self.rites():
-            if r.name == name:
-                return d, r
-        known = "、".join(r.name for _, r in self.rites())
-        raise UnknownRiteError(f"unknown rite {name!r} (known: {known})")
-
-    def document(self, file: str) -> Document | None:
-        for d in self.documents:
-            if d.file == file:
-                return d
-        return None
 
 
 def default_glossary_path() -> Path:

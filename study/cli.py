@@ -11,10 +11,10 @@ from pathlib import Path
 import click
 
 from .build import FORMATS, BuildReport, Sources, build_deck, default_specs, load_document, load_terms
-from .deckspec import load_deckspec
+from .decks.deckspec import load_deckspec
 from .errors import StudyError
-from .glossary import filter_terms
 from .model import Document
+from .terms.glossary import filter_terms
 
 
 class _Group(click.Group):
@@ -184,7 +184,7 @@ def serve(host: str, port: int) -> None:
 def _database(url: str | None) -> str:
     import os
 
-    from .build import ROOT
+    from .paths import ROOT
 
     return url or os.environ.get("DATABASE_URL") or f"sqlite:///{ROOT / 'instance' / 'study.sqlite'}"
 
@@ -199,8 +199,8 @@ def export_progress_cmd(output: Path, database: str | None) -> None:
 
     Example: study export-progress -o progress.json --database sqlite:///instance/study.sqlite
     """
-    from .backup import write_export
-    from .db import make_engine, upgrade
+    from .learn.backup import write_export
+    from .learn.db import make_engine, upgrade
 
     engine = make_engine(_database(database))
     upgrade(engine)
@@ -216,8 +216,8 @@ def import_progress_cmd(path: Path, database: str | None) -> None:
 
     Example: study import-progress progress.json --database postgresql+psycopg://study@127.0.0.1/study
     """
-    from .backup import read_import
-    from .db import make_engine, upgrade
+    from .learn.backup import read_import
+    from .learn.db import make_engine, upgrade
 
     engine = make_engine(_database(database))
     upgrade(engine)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from .errors import UnknownRiteError
+
 
 class LineKind(StrEnum):
     """What one physical line of a text file is."""
@@ -261,3 +263,26 @@ class Term:
             "glosses": [g.to_dict() for g in self.glosses],
             "example": self.example.text if self.example else None,
         }
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Several parsed texts."""
+
+    documents: tuple[Document, ...]
+
+    def rites(self) -> list[tuple[Document, Rite]]:
+        return [(d, r) for d in self.documents for r in d.rites]
+
+    def rite(self, name: str) -> tuple[Document, Rite]:
+        for d, r in self.rites():
+            if r.name == name:
+                return d, r
+        known = "、".join(r.name for _, r in self.rites())
+        raise UnknownRiteError(f"unknown rite {name!r} (known: {known})")
+
+    def document(self, file: str) -> Document | None:
+        for d in self.documents:
+            if d.file == file:
+                return d
+        return None

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from study.align import CONFIDENT, Link, align_document, align_links
 from study.cli import cli
-from study.corpus import parse_corpus
-from study.manifest import find_manifest
 from study.model import Document, Passage, Stage
-from study.translation import modern_name, monotone_assignment, speaker_turns, split_inline
+from study.text.align import CONFIDENT, Link, align_document, align_links
+from study.text.corpus import parse_corpus
+from study.text.manifest import find_manifest
+from study.text.translation import modern_name, monotone_assignment, speaker_turns, split_inline
 from tests.conftest import DATA, TEXTS, XIANGSHE
 
 COPIES = {348, 401, 402, 403, 404, 405, 406, 412, 414}  # untranslated copies inside blocks

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from study.build import Sources, build_deck, default_specs, plan_deck
 from study.cli import cli
-from study.deckspec import load_deckspec
-from study.notedata import DECK_LABELS
+from study.decks.deckspec import load_deckspec
+from study.decks.notedata import DECK_LABELS
 from tests.conftest import ROOT
 
 DECKS = ROOT / "decks"

@@ -7,9 +7,9 @@ import json
 import fsrs
 import sqlalchemy as sa
 
-from study.audit import audit_reviews
-from study.db import cards, review_logs
-from study.schedule import make_scheduler
+from study.learn.audit import audit_reviews
+from study.learn.db import cards, review_logs
+from study.learn.schedule import make_scheduler
 
 NAME = "学生甲"  # the Api fixture's learner
 

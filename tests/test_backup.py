@@ -6,11 +6,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from click.testing import CliRunner
 
-from study.backup import BackupError, export_progress, import_progress
 from study.cli import cli
-from study.db import make_engine, upgrade
-from study.grading import RatingName
-from study.schedule import ReviewStore, make_scheduler
+from study.learn.backup import BackupError, export_progress, import_progress
+from study.learn.db import make_engine, upgrade
+from study.learn.grading import RatingName
+from study.learn.schedule import ReviewStore, make_scheduler
 
 T0 = datetime(2026, 3, 1, 8, tzinfo=UTC)
 

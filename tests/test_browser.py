@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from study.catalog import Kind
-from study.items import stage_sequence
-from study.quiz import Question
-from study.schedule import day_start
+from study.decks.items import stage_sequence
+from study.learn.catalog import Kind
+from study.learn.quiz import Question
+from study.learn.schedule import day_start
 from tests.conftest import serving
 from web import create_app
 

@@ -5,12 +5,12 @@ from collections import Counter
 
 import pytest
 
-from study.apkg import FIELDS, note_guid, write_apkg
 from study.build import Sources, plan_deck
-from study.deckspec import load_deckspec, parse_deckspec
-from study.export import write_csv, write_tsv
-from study.normalize import normalize
-from study.notedata import NoteData
+from study.decks.apkg import FIELDS, note_guid, write_apkg
+from study.decks.deckspec import load_deckspec, parse_deckspec
+from study.decks.export import write_csv, write_tsv
+from study.decks.notedata import NoteData
+from study.text.normalize import normalize
 from tests.conftest import ROOT
 
 DECKS = ROOT / "decks"
@@ -232,8 +232,8 @@ def test_rebuilding_with_an_edited_gloss_keeps_every_identity(tmp_path, sources)
 
 
 def test_a_lone_character_is_not_blanked_inside_a_longer_word(xiangshe, tesheng):
-    from study.normalize import normalize
-    from study.selection import inside_word
+    from study.decks.selection import inside_word
+    from study.text.normalize import normalize
 
     checked = 0
     for n in xiangshe + tesheng:

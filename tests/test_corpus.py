@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from study.corpus import parse_corpus
 from study.errors import CorpusFormatError
+from study.text.corpus import parse_corpus
 
 XIANGSHE_STAGES = [
     ("速賔", 6),
@@ -250,7 +250,7 @@ def test_a_traditional_text_parses_with_the_same_code():
 
 
 def test_the_paragraph_the_excerpt_opens_in_is_marked_and_gives_no_steps(xiangshe):
-    from study.items import step_sequence
+    from study.decks.items import step_sequence
 
     rite = xiangshe.rite("乡射礼")
     first = rite.stages[0]

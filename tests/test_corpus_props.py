@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from study.corpus import parse_corpus
 from study.errors import CorpusFormatError
 from study.model import Document, LineKind
+from study.text.corpus import parse_corpus
 
 ALPHABET = list("甲乙丙丁也之曰者賔髙右译的了是说【】　。，：「」")
 ALPHABET += ["【句】", "\n", "\n", "郝仲舆曰", "燕礼", "礼经本义卷五"]

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 
 from study.build import Sources, default_specs, plan_deck
-from study.deckspec import KINDS, ORDER_CARDS, DeckSpec, Overlap, StageRef, load_deckspec, parse_deckspec
+from study.decks.deckspec import KINDS, ORDER_CARDS, DeckSpec, Overlap, StageRef, load_deckspec, parse_deckspec
+from study.decks.selection import select
 from study.errors import DeckSpecError
-from study.selection import select
 from tests.conftest import ROOT, XIANGSHE
 
 SPECS = sorted((ROOT / "decks").glob("*.yaml"))

@@ -7,7 +7,7 @@ import subprocess
 
 import sqlalchemy as sa
 
-from study.db import cards, review_logs
+from study.learn.db import cards, review_logs
 from tests.conftest import PG_ADMIN_URL, ROOT, Api, dispose
 
 

@@ -9,12 +9,12 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from study.corpus import parse_corpus
-from study.deckspec import read_deckspec
+from study.decks.deckspec import read_deckspec
+from study.decks.termlist import TermListError, parse_csv
 from study.errors import CorpusFormatError, DeckSpecError, GlossaryError, ManifestError
-from study.glossary import parse_curated
-from study.manifest import parse_manifest
-from study.termlist import TermListError, parse_csv
+from study.terms.glossary import parse_curated
+from study.text.corpus import parse_corpus
+from study.text.manifest import parse_manifest
 
 FAST = settings(
     max_examples=int(os.environ.get("STUDY_FUZZ_EXAMPLES", "300")),

@@ -10,9 +10,9 @@ from click.testing import CliRunner
 from study.build import load_terms
 from study.cli import cli
 from study.errors import GlossaryError
-from study.glossary import parse_curated
-from study.glosses import extract_glosses
-from study.normalize import normalize
+from study.terms.glossary import parse_curated
+from study.terms.glosses import extract_glosses
+from study.text.normalize import normalize
 from tests.conftest import DATA, ROOT, TESHENG, TEXTS, XIANGSHE
 
 CORE_FORMULAS = {"ye", "ji", "you", "wei", "yue", "weizhi", "qi"}
@@ -35,7 +35,7 @@ def gold() -> dict[tuple[str, int, str], dict[str, str]]:
 def vocabulary(gold) -> set[tuple[str, int, str]]:
     """The gold rows that define vocabulary: a listed formula, a word (two characters at most,
     or a headword of the reviewed lexicon) and a gloss of at most twelve characters."""
-    from study.lexicon import category_of
+    from study.terms.lexicon import category_of
 
     return {
         k

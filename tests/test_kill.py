@@ -24,8 +24,8 @@ import sqlalchemy as sa
 from anki.collection import Collection, ImportAnkiPackageRequest
 
 from bench.load import Ledger, Run, audit, gunicorn, run_learners
-from study.audit import Key
-from study.db import make_engine, review_logs
+from study.learn.audit import Key
+from study.learn.db import make_engine, review_logs
 from tests.conftest import ROOT
 
 T = TypeVar("T")

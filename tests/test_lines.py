@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from study.lines import classify_lines
 from study.model import LineKind
+from study.text.lines import classify_lines
 from tests.conftest import TEXTS, XIANGSHE
 
 

@@ -5,10 +5,10 @@ import random
 import pytest
 
 from study.build import load_terms
-from study.catalog import Family, Kind, build_catalog, main_gloss
-from study.grading import OrderMode, grade_order, pinyin_key, rating_for, typed_matches
-from study.normalize import search_key
-from study.quiz import AnswerError, grade, present
+from study.learn.catalog import Family, Kind, build_catalog, main_gloss
+from study.learn.grading import OrderMode, grade_order, pinyin_key, rating_for, typed_matches
+from study.learn.quiz import AnswerError, grade, present
+from study.text.normalize import search_key
 
 
 @pytest.fixture(scope="module")

@@ -6,10 +6,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import sqlalchemy as sa
 
-from study.audit import replay
-from study.db import cards, make_engine, review_logs, upgrade
-from study.grading import RatingName
-from study.schedule import Agenda, ReviewStore, SignInError, UnknownClassError, make_scheduler, pick_next
+from study.learn.audit import replay
+from study.learn.db import cards, make_engine, review_logs, upgrade
+from study.learn.grading import RatingName
+from study.learn.schedule import Agenda, ReviewStore, SignInError, UnknownClassError, make_scheduler, pick_next
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -114,7 +114,7 @@ def test_sign_in_validates_name_and_class_code(store):
 
 def test_due_items_first_then_new_ones_in_text_order_up_to_the_daily_limit(store, xiangshe, tesheng):
     from study.build import load_terms
-    from study.catalog import build_catalog
+    from study.learn.catalog import build_catalog
 
     docs = [xiangshe, tesheng]
     catalog = build_catalog(docs, load_terms(docs))

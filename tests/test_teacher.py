@@ -7,11 +7,11 @@ import pytest
 from anki.collection import Collection, ImportAnkiPackageRequest
 from click.testing import CliRunner
 
-from study.apkg import note_guid
 from study.build import plan_deck
 from study.cli import cli
-from study.deckspec import load_deckspec
-from study.preview import card_previews, plain_text
+from study.decks.apkg import note_guid
+from study.decks.deckspec import load_deckspec
+from study.decks.preview import card_previews, plain_text
 from tests.conftest import Api
 
 RITE = "000_5ea6dcd6bccc2da6.txt|乡射礼"

@@ -11,9 +11,10 @@ from flask import Flask, jsonify, render_template, request
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
-from study.build import default_glossary_path, default_text_paths
+from study.build import default_glossary_path
 from study.errors import StudyError
-from study.schedule import UnknownClassError
+from study.learn.schedule import UnknownClassError
+from study.paths import default_text_paths
 
 from . import api, pages, teacher
 from .i18n import t

@@ -5,12 +5,12 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, g, jsonify, request, session
 from sqlalchemy.exc import IntegrityError
 
-from study.catalog import Family, Kind
-from study.db import now
 from study.errors import StudyError
-from study.progress import rite_progress
-from study.quiz import AnswerError, grade, present
-from study.schedule import Learner, next_due, pick_next
+from study.learn.catalog import Family, Kind
+from study.learn.db import now
+from study.learn.progress import rite_progress
+from study.learn.quiz import AnswerError, grade, present
+from study.learn.schedule import Learner, next_due, pick_next
 
 from .i18n import prompt
 from .security import csrf_token

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from study.progress import RiteProgress, TimelineStage
+from study.learn.progress import RiteProgress, TimelineStage
 
 WIDTH, HEIGHT, PAD = 360, 140, 24
 

@@ -7,9 +7,9 @@ import json
 from flask import Blueprint, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
-from study.catalog import Family
-from study.db import now
-from study.progress import accuracy_history, forecast, rite_progress, timeline
+from study.learn.catalog import Family
+from study.learn.db import now
+from study.learn.progress import accuracy_history, forecast, rite_progress, timeline
 
 from . import charts
 from .api import sign_in

@@ -14,12 +14,12 @@ import fsrs
 from flask import Flask, current_app
 
 from study.build import load_document, load_terms
-from study.catalog import Catalog, build_catalog
-from study.classdeck import class_catalog, spec_from_yaml
-from study.classes import ClassStore
-from study.db import make_engine, upgrade
+from study.learn.catalog import Catalog, build_catalog
+from study.learn.classdeck import class_catalog, spec_from_yaml
+from study.learn.classes import ClassStore
+from study.learn.db import make_engine, upgrade
+from study.learn.schedule import ReviewStore, make_scheduler
 from study.model import Document, Term
-from study.schedule import ReviewStore, make_scheduler
 
 
 @dataclass

@@ -13,16 +13,16 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from werkzeug.datastructures import MultiDict
 
 from study.build import build_deck, plan_deck
-from study.classdeck import DeckChoice, class_catalog, spec_from_yaml, spec_yaml
-from study.classes import AccountError
-from study.db import now
-from study.deckspec import KINDS
+from study.decks.deckspec import KINDS
+from study.decks.preview import STYLE, card_previews
+from study.decks.termlist import TermListError, parse_csv, parse_rows
 from study.errors import DeckSpecError
+from study.learn.classdeck import DeckChoice, class_catalog, spec_from_yaml, spec_yaml
+from study.learn.classes import AccountError
+from study.learn.db import now
+from study.learn.moodle import moodle_xml
+from study.learn.report import class_report, report_csv
 from study.model import CATEGORIES
-from study.moodle import moodle_xml
-from study.preview import STYLE, card_previews
-from study.report import class_report, report_csv
-from study.termlist import TermListError, parse_csv, parse_rows
 
 from .i18n import t
 from .state import get_state

@@ -1,0 +1,84 @@
+"""HTML for card fields: every piece of text is escaped here, once, as it is wrapped.
+
+Pinyin is static ``<ruby>`` (every Anki client renders it, unlike the add-on filters); a term in
+a sentence is highlighted by matching normalised text, so 賔 in the text still matches 宾.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+
+from ..text.normalize import normalize
+
+MASK = "～"
+
+
+def esc(text: str | None) -> str:
+    """``text`` as HTML text: ``<``, ``>``, ``&`` and quotes escaped, line breaks kept."""
+    return html.escape(text or "").replace("\n", "<br>")
+
+
+def cloze_text(text: str) -> str:
+    """Escaped text that also cannot open, close or split a cloze (``{{``, ``}}``, ``::``)."""
+    return esc(text).replace("{", "&#123;").replace("}", "&#125;").replace(":", "&#58;")
+
+
+def span(cls: str, text: str | None) -> str:
+    return f'<span class="{cls}">{esc(text)}</span>' if text else ""
+
+
+def ruby(word: str, reading: str) -> str:
+    """``word`` with its pinyin above each character (above the whole word if they do not pair up)."""
+    syllables = reading.split()
+    chars = list(word)
+    if len(syllables) == len(chars):
+        return "".join(f"<ruby>{esc(c)}<rt>{esc(s)}</rt></ruby>" for c, s in zip(chars, syllables, strict=True))
+    return f"<ruby>{esc(word)}<rt>{esc(reading)}</rt></ruby>" if reading else esc(word)
+
+
+def find_all(text: str, word: str) -> list[tuple[int, int]]:
+    """Non-overlapping ``(start, end)`` of ``word`` in ``text``, comparing normalised forms."""
+    key, norm = normalize(text), normalize(word)
+    out: list[tuple[int, int]] = []
+    at = key.find(norm) if norm else -1
+    while at != -1:
+        out.append((at, at + len(norm)))
+        at = key.find(norm, at + len(norm))
+    return out
+
+
+def wrap(text: str, spans: Iterable[tuple[int, int]], before: str, after: str, *, escape=esc) -> str:
+    """``text`` escaped, with ``before``/``after`` (HTML) around each of the sorted ``spans``."""
+    out, pos = [], 0
+    for start, end in sorted(spans):
+        out += [escape(text[pos:start]), before, escape(text[start:end]), after]
+        pos = end
+    out.append(escape(text[pos:]))
+    return "".join(out)
+
+
+def highlight(text: str, word: str) -> str:
+    """``text`` with every occurrence of ``word`` in ``<b class="hl">``."""
+    return wrap(text, find_all(text, word), '<b class="hl">', "</b>")
+
+
+def mask(text: str, words: Iterable[str]) -> str:
+    """Plain ``text`` with each of ``words`` replaced by ～ (so a clue does not give the answer)."""
+    for word in sorted(set(words), key=len, reverse=True):
+        spans = find_all(text, word)
+        for start, end in reversed(spans):
+            text = text[:start] + MASK + text[end:]
+    return text
+
+
+def items(values: Iterable[str], cls: str, *, tag: str = "ul") -> str:
+    """An HTML list of already-escaped ``values``."""
+    inner = "".join(f"<li>{v}</li>" for v in values)
+    return f'<{tag} class="{cls}">{inner}</{tag}>' if inner else ""
+
+
+def plain(text: str) -> str:
+    """One line of text without tabs or line breaks (for CSV/TSV cells)."""
+    return re.sub(r"[\t\r\n]+", " ", text).strip()

@@ -1,0 +1,233 @@
+"""The quiz's items, pure: what a learner is scheduled on, built from the same selection as the
+Anki decks (:mod:`study.items`) — four vocabulary items per glossed term, and the ordering items
+of each rite (windows over its stages, the whole rite, "what comes next", the steps of a stage).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from ..decks.items import Sequence_, stage_sequence, step_sequence
+from ..model import Document, Rite, Term
+from .grading import OrderMode
+
+STAGE_WINDOW, STAGE_STEP = 6, 3
+STEP_WINDOW, STEP_STEP = 6, 4
+MIN_ORDER = 3
+
+
+class Kind(StrEnum):
+    CHOICE = "choice"
+    TYPED = "typed"
+    ORDER = "order"
+
+
+class Family(StrEnum):
+    VOCAB = "vocab"
+    ORDER = "order"
+
+
+# The grading mode of each kind of ordering item (Moodle's ordering modes).
+ORDER_MODES: dict[str, OrderMode] = {
+    "stages": OrderMode.LONGEST_SUBSEQUENCE,
+    "rite": OrderMode.ABSOLUTE_POSITION,
+    "steps": OrderMode.RELATIVE_NEXT,
+}
+
+
+@dataclass(frozen=True)
+class QuizItem:
+    """Something a learner is scheduled on."""
+
+    id: str
+    family: Family
+    kind: Kind
+    rite: str
+    sort_key: tuple[int, int, int]  # text order: (document, line, n)
+    stage_id: str | None = None
+    term: Term | None = field(default=None, compare=False)
+    direction: str = ""  # vocab: t2g, g2t, typed, pinyin; order: stages, rite, steps, next
+    sequence: Sequence_ | None = field(default=None, compare=False)
+    window: tuple[int, int] = (0, 0)  # (start, size) in the sequence
+
+
+def main_gloss(term: Term) -> str:
+    """The gloss a question shows: the first from the text, else the first curated one."""
+    from_text = [g for g in term.glosses if g.line is not None]
+    return (from_text or list(term.glosses))[0].gloss
+
+
+def primary_rite(term: Term) -> str | None:
+    glossed = [g.rite for g in term.glosses if g.rite]
+    if glossed:
+        return glossed[0]
+    return max(term.frequency, key=lambda f: f[1])[0] if term.frequency else None
+
+
+@dataclass
+class Catalog:
+    """Every quiz item of some texts, in text order, with what distractors need."""
+
+    items: list[QuizItem]
+    by_id: dict[str, QuizItem]
+    terms_by_rite: dict[str, list[Term]]
+    rites: list[str]
+    _selections: dict[tuple[str | None, str | None], list[QuizItem]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    def get(self, item_id: str) -> QuizItem | None:
+        return self.by_id.get(item_id)
+
+    def select(self, *, rite: str | None = None, family: str | None = None) -> list[QuizItem]:
+        """The items of a rite and family in text order; made once per filter (every request asks),
+        so the list is shared: do not change it."""
+        key = (rite, family)
+        if key not in self._selections:
+            self._selections[key] = [
+                i for i in self.items if (rite is None or i.rite == rite) and (family is None or i.family == family)
+            ]
+        return self._selections[key]
+
+
+def _doc_line(term: Term, files: dict[str, int]) -> tuple[int, int]:
+    g = next((g for g in term.glosses if g.line is not None), None)
+    if g is not None and g.file in files:
+        return files[g.file], g.line or 0
+    if term.example is not None and term.example.file in files:
+        return files[term.example.file], term.example.line
+    return len(files), 0
+
+
+def _order_items(d_index: int, rite: Rite, stages: Collection[str] | None) -> list[QuizItem]:
+    """Ordering items of a rite: windows over its (selected) stages, the whole list, "what comes
+    next", and windows over the steps of each (selected) stage. Ids name the first element and
+    the size of a window, so a class that studies part of a rite shares them with everyone."""
+    items: list[QuizItem] = []
+    full = stage_sequence(rite)
+    elements = tuple(e for e in full.elements if stages is None or e.id in stages)
+    seq = Sequence_(full.id, full.kind, full.rite, full.title, elements)
+    if len(elements) >= MIN_ORDER:
+        for start, window in seq.windows(STAGE_WINDOW, STAGE_STEP):
+            items.append(
+                QuizItem(
+                    f"order:stages:{window[0].id}:{len(window)}",
+                    Family.ORDER,
+                    Kind.ORDER,
+                    rite.name,
+                    (d_index, window[0].line or 0, 10),
+                    None,
+                    None,
+                    "stages",
+                    seq,
+                    (start, len(window)),
+                )
+            )
+        if len(elements) > STAGE_WINDOW:
+            items.append(
+                QuizItem(
+                    f"order:rite:{elements[0].id}:{len(elements)}",
+                    Family.ORDER,
+                    Kind.ORDER,
+                    rite.name,
+                    (d_index, elements[-1].line or 0, 20),
+                    None,
+                    None,
+                    "rite",
+                    seq,
+                    (0, len(elements)),
+                )
+            )
+        for k, element in enumerate(elements[:-1]):
+            items.append(
+                QuizItem(
+                    f"next:{element.id}",
+                    Family.ORDER,
+                    Kind.CHOICE,
+                    rite.name,
+                    (d_index, element.line or 0, 11),
+                    element.id,
+                    None,
+                    "next",
+                    seq,
+                    (k, 2),
+                )
+            )
+    for stage in rite.stages:
+        if stages is not None and stage.id not in stages:
+            continue
+        steps = step_sequence(rite, stage)
+        if len(steps.elements) < MIN_ORDER:
+            continue
+        line = stage.line or (stage.passages[0].span[0] if stage.passages else 0)
+        for start, window in steps.windows(STEP_WINDOW, STEP_STEP):
+            items.append(
+                QuizItem(
+                    f"order:steps:{window[0].id}:{len(window)}",
+                    Family.ORDER,
+                    Kind.ORDER,
+                    rite.name,
+                    (d_index, line, 12 + start),
+                    stage.id,
+                    None,
+                    "steps",
+                    steps,
+                    (start, len(window)),
+                )
+            )
+    return items
+
+
+def build_catalog(
+    documents: Sequence[Document],
+    terms: Iterable[Term],
+    *,
+    stages: Collection[str] | None = None,
+    families: Collection[str] = ("vocab", "stages", "steps"),
+) -> Catalog:
+    """The quiz items of ``documents``: four per glossed term, and the ordering items per rite.
+
+    ``stages`` (stage ids) and ``families`` narrow it to what a class is assigned: the terms given,
+    the chosen stages in order and the steps of those stages.
+    """
+    files = {d.file: n for n, d in enumerate(documents)}
+    items: list[QuizItem] = []
+    terms_by_rite: dict[str, list[Term]] = defaultdict(list)
+    for term in terms:
+        rite = primary_rite(term)
+        if rite is None or not term.glosses:
+            continue
+        terms_by_rite[rite].append(term)
+        if "vocab" not in families:
+            continue
+        d, line = _doc_line(term, files)
+        for n, (direction, kind) in enumerate(
+            (("t2g", Kind.CHOICE), ("g2t", Kind.CHOICE), ("typed", Kind.TYPED), ("pinyin", Kind.TYPED))
+        ):
+            items.append(
+                QuizItem(
+                    f"vocab:{term.normalized}:{direction}",
+                    Family.VOCAB,
+                    kind,
+                    rite,
+                    (d, line, n),
+                    None,
+                    term,
+                    direction,
+                )
+            )
+    rites: list[str] = []
+    for d_index, doc in enumerate(documents):
+        for rite in doc.rites:
+            if stages is not None and not any(s.id in stages for s in rite.stages):
+                continue
+            rites.append(rite.name)
+            for item in _order_items(d_index, rite, stages):
+                wanted = "steps" if item.direction == "steps" else "stages"
+                if wanted in families:
+                    items.append(item)
+    items.sort(key=lambda i: i.sort_key)
+    return Catalog(items, {i.id: i for i in items}, dict(terms_by_rite), rites)

@@ -1,0 +1,213 @@
+"""Quiz questions and grading, pure: a :class:`Question` is one presentation of a catalog item
+(options shuffled by a seeded ``random.Random``), stored until the learner answers, so that grading
+uses exactly what was shown.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..model import Term
+from ..text.normalize import search_key
+from .catalog import ORDER_MODES, Catalog, Family, Kind, QuizItem, main_gloss, primary_rite
+from .grading import OrderMode, RatingName, grade_order, rating_for, typed_matches
+
+OPTIONS = 4
+
+
+@dataclass(frozen=True)
+class Question:
+    """One presentation of an item: what was shown, and what is right."""
+
+    item_id: str
+    kind: Kind
+    direction: str
+    subject: str  # the term, gloss, stage name or title the prompt is about
+    options: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+    accepted: tuple[str, ...] = ()  # choice / typed: accepted answers
+    positions: tuple[int, ...] = ()  # order: right index of each presented item
+    right_order: tuple[str, ...] = ()  # order: the items in the right order
+    mode: str = ""
+    modern: tuple[str | None, ...] = ()  # order: modern names of the right order, when known
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "item_id": self.item_id,
+            "kind": self.kind.value,
+            "direction": self.direction,
+            "subject": self.subject,
+            "options": list(self.options),
+            "items": list(self.items),
+            "accepted": list(self.accepted),
+            "positions": list(self.positions),
+            "right_order": list(self.right_order),
+            "mode": self.mode,
+            "modern": list(self.modern),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, object]) -> Question:
+        def tup(key: str) -> tuple:
+            value = d.get(key) or []
+            assert isinstance(value, list)
+            return tuple(value)
+
+        return cls(
+            item_id=str(d["item_id"]),
+            kind=Kind(str(d["kind"])),
+            direction=str(d.get("direction", "")),
+            subject=str(d.get("subject", "")),
+            options=tup("options"),
+            items=tup("items"),
+            accepted=tup("accepted"),
+            positions=tup("positions"),
+            right_order=tup("right_order"),
+            mode=str(d.get("mode", "")),
+            modern=tup("modern"),
+        )
+
+
+@dataclass(frozen=True)
+class Grade:
+    correct: bool
+    score: float
+    rating: RatingName
+    expected: str | list[str]
+    misplaced: tuple[int, ...] = ()
+    submitted: tuple[int, ...] = ()  # order: the right position of each item, in the order given
+
+
+class AnswerError(ValueError):
+    """An answer of the wrong shape for its question (a bad order, a list for a choice …)."""
+
+
+def _candidates(term: Term, catalog: Catalog, rng: random.Random) -> Iterator[Term]:
+    """Other terms, nearest first: same rite and category, then same rite, then any rite;
+    shuffled within each pool."""
+    rite = primary_rite(term) or ""
+    same_rite = catalog.terms_by_rite.get(rite, [])
+    for pool in (
+        [t for t in same_rite if t.category == term.category],
+        same_rite,
+        [t for ts in catalog.terms_by_rite.values() for t in ts],
+    ):
+        shuffled = [t for t in pool if t.normalized != term.normalized]
+        rng.shuffle(shuffled)
+        yield from shuffled
+
+
+def _distractor_glosses(term: Term, catalog: Catalog, rng: random.Random) -> list[str]:
+    """Glosses of other terms, never one that is also a gloss of ``term``, never twice."""
+    keys = {search_key(g.gloss) for g in term.glosses}
+    chosen: list[str] = []
+    for t in _candidates(term, catalog, rng):
+        gloss = main_gloss(t)
+        key = search_key(gloss)
+        if key and key not in keys:
+            chosen.append(gloss)
+            keys.add(key)
+            if len(chosen) == OPTIONS - 1:
+                break
+    return chosen
+
+
+def _distractor_terms(term: Term, catalog: Catalog, rng: random.Random) -> list[str]:
+    """Other terms, never one sharing a gloss with ``term`` (it would be right too), never twice."""
+    own = {search_key(g.gloss) for g in term.glosses}
+    chosen: list[str] = []
+    seen = {term.normalized}
+    for t in _candidates(term, catalog, rng):
+        if t.normalized in seen or own & {search_key(g.gloss) for g in t.glosses}:
+            continue
+        chosen.append(t.term)
+        seen.add(t.normalized)
+        if len(chosen) == OPTIONS - 1:
+            break
+    return chosen
+
+
+def present(item: QuizItem, catalog: Catalog, rng: random.Random) -> Question:
+    """A question for ``item`` (options and items shuffled with ``rng``)."""
+    if item.family == Family.VOCAB:
+        term = item.term
+        assert term is not None
+        gloss = main_gloss(term)
+        if item.direction == "t2g":
+            options = [gloss, *_distractor_glosses(term, catalog, rng)]
+            rng.shuffle(options)
+            return Question(item.id, Kind.CHOICE, "t2g", term.term, tuple(options), accepted=(gloss,))
+        if item.direction == "g2t":
+            options = [term.term, *_distractor_terms(term, catalog, rng)]
+            rng.shuffle(options)
+            return Question(item.id, Kind.CHOICE, "g2t", gloss, tuple(options), accepted=(term.term,))
+        if item.direction == "typed":
+            return Question(item.id, Kind.TYPED, "typed", gloss, accepted=(term.term, term.normalized))
+        return Question(item.id, Kind.TYPED, "pinyin", term.term, accepted=(term.pinyin,))
+    seq = item.sequence
+    assert seq is not None
+    start, size = item.window
+    window = seq.elements[start : start + size]
+    if item.direction == "next":
+        here, after = window[0], window[1]
+        others = sorted({e.text for e in seq.elements} - {here.text, after.text})
+        rng.shuffle(others)
+        options = [after.text, *others[: OPTIONS - 1]]
+        rng.shuffle(options)
+        return Question(
+            item.id, Kind.CHOICE, "next", here.text, tuple(options), accepted=(after.text,), modern=(after.modern,)
+        )
+    positions = list(range(len(window)))
+    while len(positions) > 1 and positions == sorted(positions):
+        rng.shuffle(positions)
+    return Question(
+        item.id,
+        Kind.ORDER,
+        item.direction,
+        seq.title,
+        items=tuple(window[p].text for p in positions),
+        positions=tuple(positions),
+        right_order=tuple(e.text for e in window),
+        mode=ORDER_MODES[item.direction].value,
+        modern=tuple(e.modern for e in window),
+    )
+
+
+def _resolve_duplicates(question: Question, answer: list[int]) -> list[int]:
+    """Right positions of the submitted items; items with the same text (a stage name used twice
+    in a rite) are interchangeable, so they take their positions in the order submitted."""
+    submitted = [question.positions[i] for i in answer]
+    by_text: dict[str, list[int]] = defaultdict(list)
+    for k, i in enumerate(answer):
+        by_text[question.items[i]].append(k)
+    for places in by_text.values():
+        if len(places) > 1:
+            for place, position in zip(places, sorted(submitted[p] for p in places), strict=True):
+                submitted[place] = position
+    return submitted
+
+
+def grade(question: Question, answer: object, *, seconds: float | None = None, fast_seconds: float = 10.0) -> Grade:
+    """Grade ``answer`` (a string, or for an order the indices of ``items`` in the learner's order)."""
+    if question.kind == Kind.ORDER:
+        if not isinstance(answer, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in answer):
+            raise AnswerError("an order answer is a list of item indices")
+        if sorted(answer) != list(range(len(question.items))):
+            raise AnswerError(f"the order must use each of the {len(question.items)} items once")
+        submitted = _resolve_duplicates(question, answer)
+        result = grade_order(submitted, OrderMode(question.mode))
+        rating = rating_for(result.score, seconds=seconds, fast_seconds=fast_seconds * 3)
+        return Grade(
+            result.correct, result.score, rating, list(question.right_order), result.misplaced, tuple(submitted)
+        )
+    if not isinstance(answer, str):
+        raise AnswerError("this answer is a string")
+    if question.kind == Kind.CHOICE:
+        correct = answer in question.accepted
+    else:
+        correct = typed_matches(answer, question.accepted, pinyin=question.direction == "pinyin")
+    score = 1.0 if correct else 0.0
+    return Grade(correct, score, rating_for(score, seconds=seconds, fast_seconds=fast_seconds), question.accepted[0])

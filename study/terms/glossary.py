@@ -1,0 +1,258 @@
+"""Terms: the extracted glosses and the curated glossary merged, with reading, category,
+an example sentence from the classical text and the term's frequency in each rite."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ..errors import GlossaryError
+from ..model import CATEGORIES, Document, Example, Gloss, Term
+from ..text.normalize import normalize, search_key
+from ..yamlsrc import load_yaml
+from .glosses import extract_glosses
+from .lexicon import category_of
+from .reading import pinyin
+
+CURATED_FILE = "glossary.yaml"
+_SENTENCE = re.compile(r"[^。；！？]+[。；！？]?")
+_RULES = (
+    (("俎", "豆", "笾", "爵", "觯", "觚", "壶", "尊", "篚", "罍", "铏"), "vessel"),
+    (("阶", "堂", "序", "楹", "门", "庭", "房", "室", "位", "塾"), "place"),
+    (("者", "人", "宾", "賔", "正", "兄弟", "妇", "子", "臣"), "role"),
+)
+
+
+@dataclass(frozen=True)
+class CuratedTerm:
+    term: str
+    category: str
+    glosses: tuple[tuple[str, str], ...]  # (gloss, source)
+    pinyin: str | None = None
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class Curated:
+    """The curated glossary: terms the text uses without glossing them, and exclusions."""
+
+    terms: tuple[CuratedTerm, ...] = ()
+    exclude: frozenset[str] = frozenset()  # normalised headwords
+    path: str = CURATED_FILE
+
+
+def parse_curated(text: str, path: str) -> Curated:
+    """Read a curated glossary; every problem is reported at once as ``path:line: …``."""
+    doc = load_yaml(text, path, GlossaryError)
+    data = doc.data if doc.data is not None else {}
+    problems: list[tuple[int | None, str]] = []
+    if not isinstance(data, dict):
+        raise GlossaryError("the glossary must be a mapping with 'terms'", path=path, line=1)
+    for key in data:
+        if key not in ("version", "terms", "exclude"):
+            problems.append((doc.line(key), f"unknown key {key!r} (expected version, terms, exclude)"))
+    raw_terms = data.get("terms") or []
+    if not isinstance(raw_terms, list):
+        problems.append((doc.line("terms"), "terms must be a list"))
+        raw_terms = []
+    terms: list[CuratedTerm] = []
+    for i, entry in enumerate(raw_terms):
+        at = ("terms", i)
+        if not isinstance(entry, dict):
+            problems.append((doc.line(*at), "each term must be a mapping with term, category, glosses"))
+            continue
+        for key in entry:
+            if key not in ("term", "pinyin", "category", "glosses"):
+                problems.append((doc.line(*at, key), f"unknown key {key!r} in a term"))
+        term = entry.get("term")
+        if not isinstance(term, str) or not term.strip():
+            problems.append((doc.line(*at, "term"), "term: must be a non-empty headword"))
+            continue
+        category = entry.get("category", "other")
+        if category not in CATEGORIES:
+            problems.append(
+                (doc.line(*at, "category"), f"{term}: category {category!r} is not one of {', '.join(CATEGORIES)}")
+            )
+        reading = entry.get("pinyin")
+        if reading is not None and not isinstance(reading, str):
+            problems.append((doc.line(*at, "pinyin"), f"{term}: pinyin must be text"))
+            reading = None
+        glosses: list[tuple[str, str]] = []
+        raw_glosses = entry.get("glosses") or []
+        if not isinstance(raw_glosses, list) or not raw_glosses:
+            problems.append(
+                (doc.line(*at, "glosses"), f"{term}: glosses must be a non-empty list of {{gloss, source}}")
+            )
+            raw_glosses = []
+        for j, g in enumerate(raw_glosses):
+            gat = (*at, "glosses", j)
+            if not isinstance(g, dict) or set(g) - {"gloss", "source"}:
+                problems.append((doc.line(*gat), f"{term}: a gloss has exactly the keys gloss and source"))
+                continue
+            gloss, source = g.get("gloss"), g.get("source")
+            if not isinstance(gloss, str) or not gloss.strip():
+                problems.append((doc.line(*gat, "gloss"), f"{term}: empty gloss"))
+            elif not isinstance(source, str) or not source.strip():
+                problems.append(
+                    (doc.line(*gat), f"{term}: gloss {gloss!r} names no source (a text line or a reference work)")
+                )
+            else:
+                glosses.append((gloss.strip(), source.strip()))
+        terms.append(CuratedTerm(term.strip(), str(category), tuple(glosses), reading, doc.line(*at)))
+    exclude = data.get("exclude") or []
+    if not isinstance(exclude, list) or not all(isinstance(x, str) for x in exclude):
+        problems.append((doc.line("exclude"), "exclude must be a list of headwords"))
+        exclude = []
+    if problems:
+        raise GlossaryError.many(problems, path=path)
+    return Curated(tuple(terms), frozenset(normalize(x) for x in exclude), path)
+
+
+def load_curated(path: Path) -> Curated:
+    return parse_curated(path.read_text("utf-8"), str(path))
+
+
+def _category(norm: str, glosses: Sequence[Gloss]) -> str:
+    known = category_of(norm)
+    if known:
+        return known
+    for suffixes, category in _RULES:
+        if norm.endswith(suffixes) and len(norm) > 1:
+            return category
+    if any(ch in norm for ch in "尺寸寻仞丈步"):
+        return "measure"
+    if any(g.gloss.endswith("之器") for g in glosses):
+        return "implement"
+    return "other"
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    text: str
+    key: str
+    file: str
+    line: int
+    rite: str
+    stage_id: str
+
+
+def _sentences(documents: Iterable[Document]) -> list[_Sentence]:
+    out: list[_Sentence] = []
+    for doc in documents:
+        for rite in doc.rites:
+            for stage in rite.stages:
+                for passage in stage.passages:
+                    for piece in passage.pieces:
+                        if piece.kind != "text":
+                            continue
+                        for m in _SENTENCE.finditer(piece.text):
+                            text = m.group(0).strip(" \u3000")
+                            if len(text) >= 2:
+                                out.append(_Sentence(text, normalize(text), doc.file, piece.line, rite.name, stage.id))
+    return out
+
+
+def _rite_texts(documents: Iterable[Document]) -> dict[str, str]:
+    texts: dict[str, list[str]] = defaultdict(list)
+    for doc in documents:
+        for rite in doc.rites:
+            for stage in rite.stages:
+                texts[rite.name].extend(p.text for p in stage.passages)
+                if stage.name:
+                    texts[rite.name].append(stage.name + stage.note_text)
+    return {rite: normalize("\u3000".join(parts)) for rite, parts in texts.items()}
+
+
+def _example(norm: str, glosses: Sequence[Gloss], sentences: Sequence[_Sentence]) -> Example | None:
+    """The classical sentence using the term that stands nearest its (first) gloss."""
+    anchor = next((g for g in glosses if g.line is not None), None)
+    best: tuple[tuple[int, int], _Sentence] | None = None
+    for s in sentences:
+        if norm not in s.key:
+            continue
+        if anchor is not None:
+            distance = (0 if s.file == anchor.file else 1, abs(s.line - (anchor.line or 0)))
+        else:
+            distance = (0, s.line)
+        if best is None or distance < best[0]:
+            best = (distance, s)
+    if best is None:
+        return None
+    s = best[1]
+    return Example(s.text, s.file, s.line, s.rite, s.stage_id)
+
+
+def _duplicate(term: str, gloss: str, source: str, extracted: Sequence[Gloss]) -> bool:
+    """A curated gloss that repeats an extracted one (same words, or a quote of the same line)."""
+    key = search_key(gloss.removesuffix("也"))
+    bare = key.removeprefix(search_key(term)).removeprefix("者")
+    m = re.fullmatch(r"(.+\.txt):(\d+)", source)
+    for g in extracted:
+        other = search_key(g.gloss.removesuffix("也"))
+        if other in (key, bare) or (m and g.file == m[1] and g.line == int(m[2]) and other in key):
+            return True
+    return False
+
+
+def build_terms(documents: Sequence[Document], curated: Curated | None = None) -> list[Term]:
+    """Every term of ``documents``: extracted glosses grouped by normalised headword, merged with
+    the curated glossary (which may add terms, add glosses, set reading and category, or exclude)."""
+    curated = curated or Curated()
+    by_term: dict[str, list[Gloss]] = defaultdict(list)
+    written: dict[str, Counter[str]] = defaultdict(Counter)
+    order: dict[str, tuple[int, int]] = {}
+    for d_index, doc in enumerate(documents):
+        for g in extract_glosses(doc):
+            norm = normalize(g.context)
+            by_term[norm].append(g)
+            written[norm][g.context] += 1
+            order.setdefault(norm, (d_index, g.line or 0))
+    curated_by: dict[str, CuratedTerm] = {}
+    for c in curated.terms:
+        norm = normalize(c.term)
+        curated_by[norm] = c
+        written[norm][c.term] += 0 if written[norm] else 1
+        order.setdefault(norm, (len(documents), c.line))
+        for gloss, source in c.glosses:
+            if not _duplicate(c.term, gloss, source, by_term[norm]):
+                by_term[norm].append(
+                    Gloss(gloss=gloss, speaker=source, file=Path(curated.path).name, formula="curated")
+                )
+    sentences = _sentences(documents)
+    rite_texts = _rite_texts(documents)
+    terms: list[Term] = []
+    for norm, glosses in by_term.items():
+        if norm in curated.exclude or not glosses:
+            continue
+        c = curated_by.get(norm)
+        headword = written[norm].most_common(1)[0][0] if written[norm] else norm
+        frequency = tuple((rite, text.count(norm)) for rite, text in rite_texts.items() if text.count(norm))
+        terms.append(
+            Term(
+                term=headword,
+                normalized=norm,
+                pinyin=(c.pinyin if c and c.pinyin else pinyin(headword)),
+                category=c.category if c else _category(norm, glosses),
+                glosses=tuple(glosses),
+                example=_example(norm, glosses, sentences),
+                frequency=frequency,
+                curated=c is not None,
+            )
+        )
+    terms.sort(key=lambda t: order.get(t.normalized, (99, 0)))
+    return terms
+
+
+def filter_terms(terms: Iterable[Term], *, rite: str | None = None) -> list[Term]:
+    """The terms used or glossed in ``rite`` (all terms without a rite), that rite's glosses first."""
+    if rite is None:
+        return list(terms)
+    out = []
+    for t in terms:
+        if dict(t.frequency).get(rite) or any(g.rite == rite for g in t.glosses):
+            ordered = sorted(t.glosses, key=lambda g: g.rite != rite)
+            out.append(replace(t, glosses=tuple(ordered)))
+    return out

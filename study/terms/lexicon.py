@@ -1,0 +1,42 @@
+"""Reviewed reference data: the category lexicon and the reading overrides (``study/data``)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+import yaml
+
+from ..model import CATEGORIES
+from ..text.normalize import normalize
+
+
+def _data(name: str) -> object:
+    return yaml.safe_load(resources.files("study").joinpath(f"data/{name}").read_text("utf-8"))
+
+
+@lru_cache(maxsize=1)
+def categories() -> dict[str, str]:
+    """Normalised headword -> category, from ``data/categories.yaml``."""
+    raw = _data("categories.yaml") or {}
+    assert isinstance(raw, dict)
+    out: dict[str, str] = {}
+    for category, words in raw.items():
+        if category not in CATEGORIES:
+            raise ValueError(f"study/data/categories.yaml: unknown category {category!r}")
+        for word in words or ():
+            out.setdefault(normalize(str(word)), str(category))
+    return out
+
+
+@lru_cache(maxsize=1)
+def readings() -> dict[str, str]:
+    """Normalised word -> pinyin with tone marks, from ``data/readings.yaml``."""
+    raw = _data("readings.yaml") or {}
+    assert isinstance(raw, dict)
+    return {normalize(str(k)): str(v) for k, v in raw.items()}
+
+
+def category_of(term: str) -> str | None:
+    """The reviewed category of ``term``, if the lexicon lists it."""
+    return categories().get(normalize(term))

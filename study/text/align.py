@@ -1,0 +1,415 @@
+"""Align each chunk's translation block with the classical lines it renders.
+
+Per chunk, a monotone alignment in the manner of Gale–Church: dynamic programming over the
+chunk's classical lines (rows) and the block's translation lines, where a bead pairs one
+translation line with one to three consecutive rows (or two lines with one row), or leaves a
+row or a line unpaired. A pair scores by the share of the rows' classical characters (weighted
+by rarity, after normalisation) that the translation keeps, less a penalty when the lengths do
+not fit; leaving a line or a row of text unpaired costs a little, so that a line between two
+firm pairs still pairs on length. Each pair then gets a confidence from its score and from how
+well its block, and the whole document, pair up: a block that belongs to another chunk pairs
+few of its lines well, so even its best-looking pairs are not trusted.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+from ..model import Document, LineKind, Segment, Stage
+from .normalize import search_key
+from .translation import Ref, Renderings, Row, opens_heading, strip_prefix
+
+CONFIDENT = 0.5  # pairs below this confidence do not reach the document
+COPY_RATIO = 0.95  # a translation line this close to a row of its chunk is an untranslated copy
+_MAX_GROUP = 3  # rows one translation line may render
+_FLOOR = 0.22  # the kept share of classical weight at which a pair breaks even
+_LOG_RATIO = math.log(1.6)  # translations run about 1.6 times the classical length
+_LENGTH_SIGMA = 0.55
+_LENGTH_WEIGHT = 0.04
+_HEADING_BONUS = 0.25  # a line opening 右边是… against a heading row
+_GROUP_COST = 0.03  # per extra row or line in a bead, so that one-to-one wins ties
+_SKIP_TEXT = 0.05  # leaving a row of classical text, or a translation line, unpaired
+_SKIP_HEADING = 0.02
+_ELSEWHERE = 0.1  # a pair this much worse than the line's best match anywhere is no evidence
+_SCORE_SCALE = 0.1  # how fast confidence grows with a pair's score
+# The share of lines that pair well in a block that renders its chunk, and in one that does not
+# (text 000 with its blocks shuffled pairs well about 1 line in 20); both kept on the cautious side.
+_GOOD_IF_RIGHT = 0.85
+_GOOD_IF_WRONG = 0.15
+
+
+@dataclass(frozen=True)
+class Link:
+    """A bead of the alignment: translation lines rendering a run of classical lines."""
+
+    chunk: int
+    translation_lines: tuple[int, ...]
+    classical_lines: tuple[int, ...]
+    score: float
+    confidence: float
+
+
+def owner_segments(doc: Document) -> dict[Ref, tuple[Segment, ...]]:
+    """Every commentary segment of the document, by owner."""
+    out: dict[Ref, tuple[Segment, ...]] = {}
+    for ri, rite in enumerate(doc.rites):
+        out[(ri, -1, -1)] = rite.commentary
+        for si, stage in enumerate(rite.stages):
+            out[(ri, si, -1)] = stage.note_commentary
+            for pi, passage in enumerate(stage.passages):
+                out[(ri, si, pi)] = passage.commentary
+    return out
+
+
+def segment_lines(segment: Segment) -> dict[int, str]:
+    """The parts of a segment on each line it runs across (it is cut where a chunk ends)."""
+    cuts = [(0, segment.line), *segment.breaks, (len(segment.text), 0)]
+    parts: dict[int, str] = {}
+    for (a, n), (b, _) in zip(cuts, cuts[1:], strict=False):
+        parts[n] = parts.get(n, "") + segment.text[a:b]
+    return parts
+
+
+def document_rows(doc: Document) -> dict[int, Row]:
+    """A row for every line that holds classical text, a heading, commentary or a title."""
+    rows: dict[int, Row] = {}
+
+    def row(n: int) -> Row:
+        return rows.setdefault(n, Row(n))
+
+    for t in doc.titles:
+        row(t.line).full.append(t.text)
+    for ri, rite in enumerate(doc.rites):
+        for si, stage in enumerate(rite.stages):
+            for pi, passage in enumerate(stage.passages):
+                for piece in passage.pieces:
+                    if piece.kind != "commentary":
+                        r = row(piece.line)
+                        r.text.append(piece.text)
+                        r.full.append(piece.text)
+                        if (ri, si, pi) not in r.passages:
+                            r.passages.append((ri, si, pi))
+            if stage.line is not None:
+                _heading_rows((ri, si), stage, row)
+    for owner, segments in owner_segments(doc).items():
+        for k, segment in enumerate(segments):
+            for n, part in segment_lines(segment).items():
+                row(n).full.append(part)
+                row(n).segments[(owner, k)] = part
+    return rows
+
+
+def _heading_rows(ref: tuple[int, int], stage: Stage, row: Callable[[int], Row]) -> None:
+    assert stage.line is not None
+    head = row(stage.line)
+    head.stage = ref
+    first = stage.heading.split("【")[0]
+    head.text.append(first)
+    head.full.append(first)
+    # The notes' words after the first 【 stand where the heading's commentary ends.
+    on_line = first[1 + len(stage.name or "") :].lstrip("，。：\u3000")
+    rest = stage.note_text[len(on_line) :] if stage.note_text.startswith(on_line) else ""
+    if rest:
+        last = row(max([stage.line, *(n for s in stage.note_commentary for n in segment_lines(s))]))
+        last.text.append(rest)
+        last.full.append(rest)
+
+
+@dataclass(frozen=True)
+class Bag:
+    """The characters of a normalised text with their counts, total weight and length."""
+
+    counts: dict[str, int]
+    weight: float
+    length: int
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A translation text made ready for scoring."""
+
+    bag: Bag
+    heading: bool  # opens with 右边是… read as 「the above」
+    cut: bool = False  # the excerpt may end inside it: it renders the beginning of its rows
+
+
+class Scorer:
+    """Scores translations against classical rows; a character weighs by its rarity in the document."""
+
+    def __init__(self, rows: dict[int, Row]) -> None:
+        self.rows = rows
+        self.keys = {n: search_key("".join(r.full)) for n, r in rows.items()}
+        df = Counter(ch for key in self.keys.values() for ch in set(key))
+        total = len(rows) + 1
+        self.weight = {ch: math.log(total / (k + 1)) + 0.05 for ch, k in df.items()}
+        self.full = {n: self.bag(key) for n, key in self.keys.items()}
+        # The text alone, where the row also holds commentary a translation may leave out.
+        self.text_keys = {n: search_key("".join(r.text)) for n, r in rows.items() if r.segments}
+        self.text = {n: self.bag(key) for n, key in self.text_keys.items()}
+        self._probes: dict[tuple[str, bool], Probe] = {}
+        self._memo: dict[tuple[int, int], float] = {}
+        self._postings: dict[str, list[tuple[int, int]]] = {}
+        for n, bag in [*self.full.items(), *((-n, bag) for n, bag in self.text.items())]:
+            for ch, k in bag.counts.items():
+                self._postings.setdefault(ch, []).append((n, k))
+
+    def bag(self, key: str) -> Bag:
+        counts = Counter(key)
+        return Bag(dict(counts), sum(self.weight.get(ch, 0.0) * k for ch, k in counts.items()), len(key))
+
+    def probe(self, text: str, *, cut: bool = False) -> Probe:
+        if (text, cut) not in self._probes:
+            self._probes[(text, cut)] = Probe(self.bag(search_key(text)), opens_heading(text), cut)
+        return self._probes[(text, cut)]
+
+    def similarity(self, translation: Bag, classical: Bag) -> float:
+        """The kept share of the classical weight in the translation, less a length-misfit penalty."""
+        if not classical.weight:
+            return -math.inf
+        return self._net(self._kept(translation, classical), translation, classical)
+
+    def _kept(self, translation: Bag, classical: Bag) -> float:
+        small, large = sorted((translation.counts, classical.counts), key=len)
+        weight = self.weight
+        return sum(weight.get(ch, 0.0) * min(k, large.get(ch, 0)) for ch, k in small.items())
+
+    def _net(self, kept: float, translation: Bag, classical: Bag) -> float:
+        misfit = (math.log((translation.length + 1) / (classical.length + 1)) - _LOG_RATIO) / _LENGTH_SIGMA
+        return kept / classical.weight - _FLOOR - _LENGTH_WEIGHT * misfit * misfit
+
+    def score(self, probe: Probe, run: list[int]) -> float:
+        """How well a translation renders a run of rows: their text alone, or with their commentary."""
+        if probe.cut:
+            return self._score_cut(probe, run)
+        sides = [[self.full[n] for n in run]]
+        if any(n in self.text for n in run):
+            sides.append([self.text.get(n, self.full[n]) for n in run])
+        best = -math.inf
+        for bags in sides:
+            merged = _merge(bags)
+            if merged.weight:
+                kept = self._single(probe, merged) if len(bags) == 1 else self._kept(probe.bag, merged)
+                best = max(best, self._net(kept, probe.bag, merged))
+        return best + self._heading_bonus(probe, run)
+
+    def _score_cut(self, probe: Probe, run: list[int]) -> float:
+        """A line cut short can only render the beginning of its rows: score it against that."""
+        size = math.ceil(probe.bag.length / math.exp(_LOG_RATIO))
+        keys = ["".join(self.keys[n] for n in run), "".join(self.text_keys.get(n, self.keys[n]) for n in run)]
+        best = max(self.similarity(probe.bag, self.bag(key[:size])) for key in keys)
+        return best + self._heading_bonus(probe, run)
+
+    def _heading_bonus(self, probe: Probe, run: list[int]) -> float:
+        return _HEADING_BONUS if probe.heading and self.rows[run[0]].stage is not None else 0.0
+
+    def bound(self, probe: Probe, run: list[int]) -> float:
+        """An upper bound of :meth:`score`, from the rows one by one (each counted once, memoised)."""
+        best = -math.inf
+        for side in (self.full, self.text):
+            bags = [side.get(n, self.full[n]) for n in run]
+            merged = Bag({}, sum(b.weight for b in bags), sum(b.length for b in bags))
+            if merged.weight:
+                kept = sum(self._single(probe, b) for b in bags)
+                best = max(best, self._net(kept, probe.bag, merged))
+        return best + self._heading_bonus(probe, run)
+
+    def _single(self, probe: Probe, bag: Bag) -> float:
+        key = (id(probe), id(bag))
+        if key not in self._memo:
+            self._memo[key] = self._kept(probe.bag, bag)
+        return self._memo[key]
+
+    def best_anywhere(self, probe: Probe) -> float:
+        """The best score ``probe`` reaches against any single row of the document."""
+        if probe.cut:
+            return max(self._score_cut(probe, [n]) for n in self.rows)
+        kept: Counter[int] = Counter()
+        for ch, k in probe.bag.counts.items():
+            w = self.weight.get(ch, 0.0)
+            for n, kn in self._postings.get(ch, ()):
+                kept[n] += w * (k if k < kn else kn)
+        best = -math.inf
+        for n, value in kept.items():
+            row = self.rows[abs(n)]
+            score = self._net(value, probe.bag, self.full[n] if n > 0 else self.text[-n])
+            if probe.heading and row.stage is not None:
+                score += _HEADING_BONUS
+            best = max(best, score)
+        return best
+
+    def skip_cost(self, n: int) -> float:
+        row = self.rows[n]
+        return _SKIP_TEXT if row.passages else _SKIP_HEADING if row.stage is not None else 0.0
+
+    def is_copy(self, text: str, run: list[int]) -> bool:
+        key = search_key(text)
+        return any(
+            min(len(key), len(self.keys[n])) >= COPY_RATIO * max(len(key), len(self.keys[n]))
+            and SequenceMatcher(None, key, self.keys[n], autojunk=False).ratio() >= COPY_RATIO
+            for n in run
+        )
+
+
+def _merge(bags: list[Bag]) -> Bag:
+    if len(bags) == 1:
+        return bags[0]
+    counts: Counter[str] = Counter()
+    for b in bags:
+        counts.update(b.counts)
+    return Bag(dict(counts), sum(b.weight for b in bags), sum(b.length for b in bags))
+
+
+Pair = tuple[list[int], list[int], float]  # rows, translation lines, score
+Step = tuple[int, int, float]  # rows consumed, lines consumed, score
+
+
+def align_chunk(
+    scorer: Scorer, run: list[int], texts: list[str], copies: list[bool], *, cut: bool = False
+) -> list[Step]:
+    """The beads of one chunk (rows ``run``) with its block (``texts``), by dynamic programming.
+
+    Each bead is (rows consumed, lines consumed, score); unpaired rows and lines are beads too.
+    ``cut`` says the block's last line may be cut short by the end of the excerpt.
+    """
+    last = len(texts) - 1
+    probes = [scorer.probe(t, cut=cut and j == last) for j, t in enumerate(texts)]
+    merged = [scorer.probe(texts[j] + texts[j + 1], cut=cut and j + 1 == last) for j in range(last)]
+    n, m = len(run), len(texts)
+    skip = [scorer.skip_cost(r) for r in run]
+    single = [[scorer.score(p, [r]) for r in run] for p in probes]
+    best = [[-math.inf] * (m + 1) for _ in range(n + 1)]
+    back: list[list[Step]] = [[(0, 0, 0.0)] * (m + 1) for _ in range(n + 1)]
+    best[0][0] = 0.0
+    for i in range(n + 1):
+        for j in range(m + 1):
+            here = best[i][j]
+            steps = []
+            if i < n:
+                steps.append((1, 0, -skip[i], 0.0))
+            if j < m:
+                steps.append((0, 1, 0.0 if copies[j] else -_SKIP_TEXT, 0.0))
+                if not copies[j]:
+                    if i < n:
+                        steps.append((1, 1, single[j][i], single[j][i]))
+                    # A line cut short renders the beginning of one row at most.
+                    for k in range(2, 1 if probes[j].cut else min(_MAX_GROUP, n - i) + 1):
+                        # A group must beat its best row alone with the others skipped (or all skipped).
+                        skipped = sum(skip[i : i + k])
+                        alone = max(single[j][r] - skipped + skip[r] for r in range(i, i + k))
+                        cost = _GROUP_COST * (k - 1)
+                        if scorer.bound(probes[j], run[i : i + k]) - cost <= max(alone, -skipped - _SKIP_TEXT):
+                            continue
+                        score = scorer.score(probes[j], run[i : i + k])
+                        steps.append((k, 1, score - cost, score))
+                    if j + 1 < m and i < n and not copies[j + 1]:
+                        score = scorer.score(merged[j], run[i : i + 1])
+                        steps.append((1, 2, score - _GROUP_COST, score))
+            for di, dj, gain, score in steps:
+                if here + gain > best[i + di][j + dj]:
+                    best[i + di][j + dj] = here + gain
+                    back[i + di][j + dj] = (di, dj, score)
+    # Rows after the last line of a block cut by the excerpt's end were never reached: skip them freely.
+    i, j = (max(range(n + 1), key=lambda a: best[a][m]), m) if cut else (n, m)
+    beads: list[Step] = [(1, 0, 0.0)] * (n - i)
+    while i or j:
+        di, dj, score = back[i][j]
+        beads.append((di, dj, score))
+        i, j = i - di, j - dj
+    return beads[::-1]
+
+
+class _Alignment:
+    """The rows, the scorer and the links of one document."""
+
+    def __init__(self, doc: Document) -> None:
+        self.rows = document_rows(doc)
+        self.scorer = Scorer(self.rows)
+        self.texts = {t.line: strip_prefix(t.text) for t in doc.translation}
+        blocks: dict[int, list[int]] = {}
+        for t in doc.translation:
+            blocks.setdefault(t.chunk, []).append(t.line)
+        # An excerpt that ends inside a block may cut its last line short.
+        ends_in_block = next((k for k in reversed(doc.line_kinds) if k != LineKind.BLANK), None) == LineKind.TRANSLATION
+        self.cut = doc.translation[-1].line if ends_in_block and doc.translation else None
+        found: list[tuple[int, list[Pair], int, int]] = []  # chunk, pairs, good lines, open lines
+        for k, chunk in enumerate(doc.chunks):
+            run = [n for n in chunk if n in self.rows]
+            block = blocks.get(k, [])
+            if run and block:
+                texts = [self.texts[n] for n in block]
+                copies = [self.scorer.is_copy(t, run) for t in texts]
+                beads = align_chunk(self.scorer, run, texts, copies, cut=self.cut in block)
+                pairs = self._pairs(run, block, beads)
+                found.append((k, pairs, self._good(pairs), copies.count(False)))
+        prior = (sum(f[2] for f in found) + 1) / (sum(f[3] for f in found) + 2)
+        self.links: list[Link] = []
+        for k, pairs, good, lines in found:
+            trust = _block_trust(prior, good, lines)
+            for classical, tlines, score in pairs:
+                confidence = trust * _sigmoid((score + 2 * _SKIP_TEXT) / _SCORE_SCALE)
+                self.links.append(Link(k, tuple(tlines), tuple(classical), score, confidence))
+
+    @staticmethod
+    def _pairs(run: list[int], block: list[int], beads: list[Step]) -> list[Pair]:
+        pairs: list[Pair] = []
+        i = j = 0
+        for di, dj, score in beads:
+            if di and dj:
+                pairs.append((run[i : i + di], block[j : j + dj], score))
+            i, j = i + di, j + dj
+        return pairs
+
+    def _good(self, pairs: list[Pair]) -> int:
+        """Lines whose pair beats leaving them alone and comes near their best match anywhere."""
+        return sum(
+            1
+            for _, lines, score in pairs
+            for n in lines
+            if score > 0
+            and score >= self.scorer.best_anywhere(self.scorer.probe(self.texts[n], cut=n == self.cut)) - _ELSEWHERE
+        )
+
+
+def _block_trust(prior: float, good: int, lines: int) -> float:
+    """The probability that a block renders its chunk, given how many of its lines pair well.
+
+    ``prior`` is the share of well-paired lines in the whole document: a document whose blocks
+    were shuffled pairs few lines anywhere, so one lucky block in it is not believed either.
+    """
+    right = prior * _GOOD_IF_RIGHT**good * (1 - _GOOD_IF_RIGHT) ** (lines - good)
+    wrong = (1 - prior) * _GOOD_IF_WRONG**good * (1 - _GOOD_IF_WRONG) ** (lines - good)
+    return right / (right + wrong) if right + wrong else 0.0
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def align_links(doc: Document) -> tuple[Link, ...]:
+    """Every pair the alignment makes, confident or not, in text order."""
+    return tuple(_Alignment(doc).links) if doc.translation else ()
+
+
+def align_document(doc: Document, *, threshold: float = CONFIDENT) -> Document:
+    """The document with translations, commentary translations and modern stage names attached.
+
+    Only pairs whose confidence reaches ``threshold`` are used; everything else stays None.
+    """
+    if not doc.translation:
+        return doc
+    alignment = _Alignment(doc)
+    scorer = alignment.scorer
+
+    def similar(translation: str, classical: str) -> float:
+        return scorer.similarity(scorer.probe(translation).bag, scorer.bag(search_key(classical)))
+
+    found = Renderings(doc, owner_segments(doc), similar)
+    for link in alignment.links:
+        if link.confidence >= threshold:
+            text = "".join(alignment.texts[n] for n in link.translation_lines)
+            found.add(link.translation_lines[0], text, [alignment.rows[n] for n in link.classical_lines])
+    return found.attach()

@@ -1,0 +1,75 @@
+"""Split a commentary body (the inside of 【…】) into segments, one per commentator."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+
+import yaml
+
+from ..model import Segment
+from .normalize import normalize
+
+SEPARATOR = "\u3000"  # a full-width space separates independent notes inside one 【…】
+# A new commentator's words begin after a sentence end, a closing quote or a final particle
+# (the last for texts without punctuation, e.g. 「…之仪也髙紫超曰士虞礼…」).
+_BOUNDARY_BEFORE = "。；」』】也矣焉耳"
+
+
+@lru_cache(maxsize=1)
+def commentators() -> tuple[str, ...]:
+    """Known commentators' names in normalised form, longest first."""
+    raw = resources.files("study").joinpath("data/commentators.yaml").read_text("utf-8")
+    names = {normalize(str(name)) for name in (yaml.safe_load(raw) or {})}
+    return tuple(sorted(names, key=len, reverse=True))
+
+
+@lru_cache(maxsize=1)
+def _speaker_re() -> re.Pattern[str]:
+    names = "|".join(re.escape(n) for n in commentators())
+    return re.compile(rf"({names})(曰|谓)")
+
+
+def speaker_of(text: str) -> str | None:
+    """The commentator a segment opens with (as written), if it opens with NAME曰 / NAME谓."""
+    m = _speaker_re().match(normalize(text))
+    return text[: len(m.group(1))] if m else None
+
+
+def split_commentary(
+    body: str, *, line: int = 0, truncated: bool = False, breaks: tuple[tuple[int, int], ...] = ()
+) -> tuple[Segment, ...]:
+    """Segments of one commentary body, split at full-width spaces and at each NAME曰.
+
+    ``breaks`` lists the offsets where a commentary cut by a chunk runs on to a later line; each
+    segment keeps its own start line and run-ons.
+    """
+    segments: list[Segment] = []
+    base = 0
+    for part in body.split(SEPARATOR):
+        offset, base = base, base + len(part) + 1
+        if not part.strip():
+            continue
+        norm = normalize(part)
+        cuts = [0]
+        for m in _speaker_re().finditer(norm):
+            start = m.start()
+            if start > 0 and m.group(2) == "曰" and norm[start - 1] in _BOUNDARY_BEFORE:
+                cuts.append(start)
+        cuts.append(len(part))
+        for a, b in zip(cuts, cuts[1:], strict=False):
+            raw = part[a:b]
+            text = raw.strip()
+            if not text:
+                continue
+            start = offset + a + (len(raw) - len(raw.lstrip()))
+            seg_line = line
+            local: list[tuple[int, int]] = []
+            for at, n in breaks:
+                if at <= start:
+                    seg_line = n
+                elif at < start + len(text):
+                    local.append((at - start, n))
+            segments.append(Segment(text, speaker_of(text), seg_line, truncated, breaks=tuple(local)))
+    return tuple(segments)

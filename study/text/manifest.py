@@ -1,0 +1,81 @@
+"""The manifest of the texts a deck folder carries (``decks/texts/manifest.yaml``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import ManifestError
+from ..yamlsrc import load_yaml
+
+MANIFEST = "manifest.yaml"
+
+
+@dataclass(frozen=True)
+class TextEntry:
+    """What one text file holds."""
+
+    file: str
+    rites: tuple[str, ...] = ()
+    juan: tuple[int, ...] = ()
+    first_rite: str | None = None
+    translation: bool | None = None
+
+
+@dataclass(frozen=True)
+class Manifest:
+    book: str = "礼经本义"
+    author: str = ""
+    texts: dict[str, TextEntry] = field(default_factory=dict)
+
+    def entry(self, file: str) -> TextEntry | None:
+        return self.texts.get(file)
+
+
+def parse_manifest(text: str, path: str) -> Manifest:
+    """Read a manifest; every problem is reported at once as ``path:line: …``."""
+    doc = load_yaml(text, path, ManifestError)
+    data = doc.data or {}
+    problems: list[tuple[int | None, str]] = []
+    if not isinstance(data, dict):
+        raise ManifestError("the manifest must be a mapping", path=path, line=1)
+    for key in data:
+        if key not in ("book", "author", "texts"):
+            problems.append((doc.line(key), f"unknown key {key!r}"))
+    texts: dict[str, TextEntry] = {}
+    raw_texts = data.get("texts") or {}
+    if not isinstance(raw_texts, dict):
+        problems.append((doc.line("texts"), "texts must map file names to entries"))
+        raw_texts = {}
+    for file, entry in raw_texts.items():
+        entry = entry or {}
+        if not isinstance(entry, dict):
+            problems.append((doc.line("texts", file), f"{file}: entry must be a mapping"))
+            continue
+        for key in entry:
+            if key not in ("rites", "juan", "first_rite", "translation"):
+                problems.append((doc.line("texts", file, key), f"{file}: unknown key {key!r}"))
+        rites = entry.get("rites") or []
+        juan = entry.get("juan") or []
+        if not isinstance(rites, list) or not all(isinstance(r, str) for r in rites):
+            problems.append((doc.line("texts", file, "rites"), f"{file}: rites must be a list of names"))
+            rites = []
+        if not isinstance(juan, list) or not all(isinstance(j, int) for j in juan):
+            problems.append((doc.line("texts", file, "juan"), f"{file}: juan must be a list of numbers"))
+            juan = []
+        first = entry.get("first_rite")
+        if first is not None and not isinstance(first, str):
+            problems.append((doc.line("texts", file, "first_rite"), f"{file}: first_rite must be a name"))
+            first = None
+        texts[str(file)] = TextEntry(str(file), tuple(rites), tuple(juan), first, entry.get("translation"))
+    if problems:
+        raise ManifestError.many(problems, path=path)
+    return Manifest(str(data.get("book") or "礼经本义"), str(data.get("author") or ""), texts)
+
+
+def find_manifest(text_path: Path) -> Manifest:
+    """The manifest beside ``text_path``, or an empty one."""
+    candidate = text_path.parent / MANIFEST
+    if candidate.is_file():
+        return parse_manifest(candidate.read_text("utf-8"), str(candidate))
+    return Manifest()
