@@ -1,0 +1,191 @@
+"""Helpers for ordered lists and stable fact ids. The Anki decks and the web quiz both use them.
+
+Four small tools for teaching the order of a rite's stages and of a stage's steps:
+
+- :func:`short_label` / :func:`labels`: a short label (at most :data:`LABEL_MAX` characters) for
+  a step or stage, shown on order cards while the full sentence goes on the back.
+  ``labels(texts)`` labels a whole list and makes every label unique within it.
+- :func:`windows`: overlapping windows of at most ``size`` items over a list. Every two
+  neighbours share at least one window, so the order across window edges is taught too.
+- :func:`stage_names`: the stage names of a rite, with a repeated name numbered
+  (``取矢视算〔一〕``, ``取矢视算〔二〕``), so no two questions look the same but have
+  different answers.
+- :func:`fact_id`, :func:`term_fact`, :func:`passage_fact`, :func:`window_fact`: the stable id
+  of what a card or quiz item teaches. The Anki note GUID is made from it
+  (``genanki.guid_for(*fact.split(FACT_SEP))``). The web quiz uses it to keep related questions
+  off the same day. It is built from identities only (rite, stage id, kind, normalised term,
+  sense number, element ids), never from a field's text, so correcting a gloss or a sentence
+  keeps the fact.
+
+Example::
+
+    from study.decks.sequences import labels, windows, stage_names, window_fact
+    names = stage_names(rite)                      # {stage.id: "取矢视算〔二〕", …}
+    for start, part in windows(seq.elements, 6):   # ≤ 6 items, neighbours shared
+        fact = window_fact(seq.id, part[0].id)     # "order:steps:乡射礼.取矢:乡射礼.取矢#0.0"
+        shown = labels([e.text for e in seq.elements])[start : start + len(part)]
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import TypeVar
+
+from ..model import Rite
+from ..text.normalize import normalize
+
+LABEL_MAX = 16  # characters of a label, the ellipsis included
+WINDOW = 6  # items per order card window by default
+ELLIPSIS = "…"
+FACT_SEP = ":"
+_CLAUSE = re.compile(r"[^，。；：！？、,.;:!?]+[，。；：！？、,.;:!?」』]*")
+_PUNCT = "，。；：！？、,.;:!?「」『』【】（）() \u3000"
+_MIN_CLAUSE = 4  # a first clause shorter than this takes the next one too (「賔对」 → 「賔对，主人坐」)
+_NUMERALS = "一二三四五六七八九十"
+
+T = TypeVar("T")
+
+
+def _clauses(text: str) -> list[str]:
+    return [m.group(0).strip(_PUNCT) for m in _CLAUSE.finditer(text) if m.group(0).strip(_PUNCT)]
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters: cut at the limit with an ellipsis when longer."""
+    return text if len(text) <= limit else text[: limit - 1] + ELLIPSIS
+
+
+def short_label(text: str, *, summary: str | None = None, limit: int = LABEL_MAX, clauses: int = 1) -> str:
+    """A short label for a step or stage: ``summary`` if given (e.g. the commentary's own summary
+    of the step), else the first ``clauses`` clauses of ``text``, joined by ，.
+
+    A very short first clause (under 4 characters, as 「賔对」) takes the next one as well, if that
+    still fits. A label longer than ``limit`` is cut and ends in …; the result is never empty
+    when ``text`` has a character that is not punctuation.
+
+    >>> short_label("主人坐取爵于上篚以降，賔降。")
+    '主人坐取爵于上篚以降'
+    >>> short_label("賔对。主人坐取爵。")
+    '賔对，主人坐取爵'
+    """
+    if summary and summary.strip(_PUNCT):
+        return _cut(summary.strip(_PUNCT), limit)
+    parts = _clauses(text)
+    if not parts:
+        return _cut(text.strip(), limit)
+    take = min(clauses, len(parts))
+    if take == 1 and len(parts) > 1 and len(parts[0]) < _MIN_CLAUSE:
+        joined = "，".join(parts[:2])
+        take = 2 if len(joined) <= limit else 1
+    label = "，".join(parts[:take])
+    return _cut(label, limit)
+
+
+def labels(texts: Sequence[str], *, limit: int = LABEL_MAX) -> list[str]:
+    """A label for each of ``texts`` (see :func:`short_label`), unique within the list.
+
+    Labels that come out the same are lengthened clause by clause while they fit in ``limit``;
+    those still the same are numbered 〔一〕, 〔二〕 … in list order (the number counts toward
+    ``limit``). Identical texts get numbered labels.
+    """
+    out = [short_label(t, limit=limit) for t in texts]
+    for extra in range(2, 6):
+        dup = {k for k, n in Counter(out).items() if n > 1}
+        if not dup:
+            return out
+        for i, t in enumerate(texts):
+            if out[i] in dup:
+                longer = short_label(t, limit=limit, clauses=extra)
+                if ELLIPSIS not in longer or ELLIPSIS not in out[i]:
+                    out[i] = longer
+    counts = Counter(out)
+    seen: Counter[str] = Counter()
+    for i, label in enumerate(out):
+        if counts[label] > 1:
+            seen[label] += 1
+            mark = f"〔{_numeral(seen[label])}〕"
+            out[i] = _cut(label.rstrip(ELLIPSIS), limit - len(mark)) + mark
+    return out
+
+
+def _numeral(n: int) -> str:
+    """1 → 一, 12 → 十二, 25 → 二十五 (up to 99)."""
+    if n <= 10:
+        return _NUMERALS[n - 1]
+    tens, ones = divmod(n, 10)
+    return (_NUMERALS[tens - 1] if tens > 1 else "") + "十" + (_NUMERALS[ones - 1] if ones else "")
+
+
+def windows(items: Sequence[T], size: int = WINDOW, overlap: int = 1) -> list[tuple[int, tuple[T, ...]]]:
+    """Overlapping windows ``(start, items)`` of at most ``size`` items covering ``items``.
+
+    Each window starts ``size - overlap`` after the one before, so two neighbours always share a
+    window (``overlap`` ≥ 1), and the last window ends at the last item (it may then overlap its
+    predecessor by more). A list no longer than ``size`` is one window; an empty list none.
+
+    >>> [s for s, _ in windows(range(14), 6, 1)]
+    [0, 5, 8]
+    """
+    n = len(items)
+    if size < 2:
+        raise ValueError("a window holds at least two items")
+    overlap = min(max(overlap, 1), size - 1)
+    if n == 0:
+        return []
+    if n <= size:
+        return [(0, tuple(items))]
+    starts = list(range(0, n - size + 1, size - overlap))
+    if starts[-1] != n - size:
+        starts.append(n - size)
+    return [(s, tuple(items[s : s + size])) for s in starts]
+
+
+def stage_names(rite: Rite) -> dict[str, str]:
+    """Each named stage's id → its name, numbered 〔一〕, 〔二〕 … in text order when the rite names
+    two stages alike (乡射礼 has 取矢视算 and 饮不胜者 twice). Unnamed stages are left out."""
+    counts = Counter(normalize(s.name) for s in rite.stages if s.name)
+    seen: Counter[str] = Counter()
+    out: dict[str, str] = {}
+    for s in rite.stages:
+        if not s.name:
+            continue
+        key = normalize(s.name)
+        if counts[key] > 1:
+            seen[key] += 1
+            out[s.id] = f"{s.name}〔{_numeral(seen[key])}〕"
+        else:
+            out[s.id] = s.name
+    return out
+
+
+def fact_id(kind: str, *parts: object) -> str:
+    """The stable id of one fact: ``kind`` and its identity ``parts`` joined by ``:``.
+
+    Parts are identities (ids, normalised terms, numbers), never display text. ``fact.split(":")``
+    gives back the parts as long as none contains ``:`` (the ids of study.decks never do).
+    """
+    return FACT_SEP.join([kind, *(str(p) for p in parts)])
+
+
+def term_fact(rite: str, term: str, sense: int = 0) -> str:
+    """A term's sense in a rite: ``term:乡射礼:中`` (first sense), ``term:乡射礼:中:2`` (third).
+
+    ``term`` is normalised here; sense 0 is the term's first (or only) sense and has no number,
+    so the id of a term with one sense is the same as before senses were told apart.
+    """
+    rite_key, key = normalize(rite), normalize(term)
+    return fact_id("term", rite_key, key) if sense == 0 else fact_id("term", rite_key, key, sense)
+
+
+def passage_fact(unit_id: str, kind: str = "passage") -> str:
+    """A unit of text (a sentence group of a passage): ``passage:<unit id>``, or ``cloze:<unit id>``
+    for the cloze over the same unit (a different fact: the terms inside it, not its meaning)."""
+    return fact_id(kind, unit_id)
+
+
+def window_fact(sequence_id: str, first_id: str) -> str:
+    """A window of an ordered list, by the list's id and the id of its first element:
+    ``order:stages:乡射礼:乡射礼.速宾``. Adding an element after the window keeps the id."""
+    return fact_id("order", sequence_id, first_id)
