@@ -10,14 +10,24 @@ the file, a power cut may lose the last moments' answers.
 
 from __future__ import annotations
 
+import os
+import sqlite3
 from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import quote
 
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from sqlalchemy.engine import Engine
 
+from ..errors import StudyError
+
 metadata = sa.MetaData()
+
+
+class MissingDatabaseError(StudyError):
+    """No database, or one whose schema is not the newest: ``study db upgrade`` makes it."""
 
 
 class UTCDateTime(sa.types.TypeDecorator):
@@ -55,8 +65,45 @@ learners = sa.Table(
     metadata,
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("name", sa.String(80), nullable=False, unique=True),
-    sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id"), nullable=True),
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id"), nullable=True),  # the class studied now
     sa.Column("created_at", UTCDateTime, nullable=False),
+    # None for a learner from before passwords (0004): the next sign-in with the name sets it
+    sa.Column("password_hash", sa.String(255), nullable=True),
+    sa.Column("time_zone", sa.String(64), nullable=False, server_default="Asia/Shanghai"),
+)
+
+learner_sessions = sa.Table(
+    "learner_sessions",
+    metadata,
+    # sha256 of the random token the session cookie holds: a cookie works while its row exists
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("learner_id", sa.Integer, sa.ForeignKey("learners.id"), nullable=False, index=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+class_members = sa.Table(
+    "class_members",
+    metadata,
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classes.id"), primary_key=True),
+    sa.Column("learner_id", sa.Integer, sa.ForeignKey("learners.id"), primary_key=True),
+    sa.Column("joined_at", UTCDateTime, nullable=False),
+)
+
+intros = sa.Table(
+    "intros",
+    metadata,
+    # a fact the learner has been introduced to (``kind: "intro"``) before its first question
+    sa.Column("learner_id", sa.Integer, sa.ForeignKey("learners.id"), primary_key=True),
+    sa.Column("fact", sa.String(200), primary_key=True),
+    sa.Column("seen_at", UTCDateTime, nullable=False),
+)
+
+rate_limits = sa.Table(
+    "rate_limits",
+    metadata,
+    sa.Column("key", sa.String(255), primary_key=True),
+    sa.Column("count", sa.Integer, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),  # seconds since the epoch
 )
 
 cards = sa.Table(
@@ -86,17 +133,13 @@ review_logs = sa.Table(
     sa.Column("answer_json", sa.Text, nullable=False),
     sa.Column("answer_id", sa.String(64), nullable=True),  # the client's id of the answer (retries)
     sa.Column("result_json", sa.Text, nullable=True),  # what the answer was told, for a retry
+    sa.Column("class_id", sa.Integer, nullable=True),  # the class the learner was in (its report)
+    sa.Column("token_id", sa.String(64), nullable=True),  # the signed question answered (once)
+    sa.Column("card_before", sa.Text, nullable=True),  # the card before this review (self-rating)
+    sa.Column("guessed", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index("ix_logs_learner_item", "learner_id", "item_id"),
     sa.UniqueConstraint("learner_id", "answer_id", name="uq_logs_learner_answer"),
-)
-
-questions = sa.Table(
-    "questions",
-    metadata,
-    sa.Column("learner_id", sa.Integer, sa.ForeignKey("learners.id"), primary_key=True),
-    sa.Column("item_id", sa.String(200), primary_key=True),
-    sa.Column("question_json", sa.Text, nullable=False),
-    sa.Column("presented_at", UTCDateTime, nullable=False),
+    sa.UniqueConstraint("learner_id", "token_id", name="uq_logs_learner_token"),
 )
 
 
@@ -127,17 +170,44 @@ def reading(engine: Engine) -> sa.Connection:
     return engine.connect().execution_options(**{READ_ONLY: True})
 
 
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL (None for other databases and in-memory SQLite)."""
+    parsed = sa.engine.make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return None if parsed.database.startswith("file:") else Path(parsed.database)
+
+
+BROKEN = ("readonly database", "read-only transaction", "disk i/o error", "unable to open database")
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
 def make_engine(url: str, *, timeout: float = 30.0) -> Engine:
     """An engine for ``url``; SQLite gets WAL, a busy timeout and IMMEDIATE transactions.
 
     ``timeout`` bounds how long a request waits for a locked or unreachable database before it
-    fails (and the web app answers 503).
+    fails (and the web app answers 503). The engine never creates a SQLite file (see
+    :func:`upgrade`): a file deleted or replaced while serving is noticed when a connection is
+    taken from the pool, and a connection that turned read-only or broken is discarded, so the
+    next request connects afresh.
     """
+    file = sqlite_file(url)
     if url.startswith("sqlite"):
-        engine = sa.create_engine(url, connect_args={"timeout": timeout, "check_same_thread": False})
+        kwargs: dict = {"connect_args": {"timeout": timeout, "check_same_thread": False}}
+        if file is not None:  # mode=rw: a missing file is an error, not a new empty database
+            target = f"file:{quote(str(file.absolute()))}?mode=rw"
+            kwargs = {"creator": lambda: sqlite3.connect(target, uri=True, timeout=timeout, check_same_thread=False)}
+        engine = sa.create_engine(url, pool_pre_ping=True, **kwargs)
 
         @sa.event.listens_for(engine, "connect")
-        def _connect(dbapi_connection, _record):  # type: ignore[no-untyped-def]
+        def _connect(dbapi_connection, record):  # type: ignore[no-untyped-def]
             dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
@@ -145,15 +215,31 @@ def make_engine(url: str, *, timeout: float = 30.0) -> Engine:
             cursor.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
+            if file is not None:
+                record.info["file_id"] = _file_id(file)
+
+        if file is not None:
+
+            @sa.event.listens_for(engine, "checkout")
+            def _checkout(dbapi_connection, record, proxy):  # type: ignore[no-untyped-def]
+                if _file_id(file) != record.info.get("file_id"):  # deleted or replaced
+                    raise sa.exc.DisconnectionError(f"{file} is gone or was replaced")
 
         @sa.event.listens_for(engine, "begin")
         def _begin(connection):  # type: ignore[no-untyped-def]
             read_only = connection.get_execution_options().get(READ_ONLY, False)
             connection.exec_driver_sql("BEGIN DEFERRED" if read_only else "BEGIN IMMEDIATE")
 
-        return engine
-    connect_args = {"connect_timeout": max(int(timeout), 1)} if url.startswith("postgresql") else {}
-    return sa.create_engine(url, pool_pre_ping=True, connect_args=connect_args)
+    else:
+        connect_args = {"connect_timeout": max(int(timeout), 1)} if url.startswith("postgresql") else {}
+        engine = sa.create_engine(url, pool_pre_ping=True, connect_args=connect_args)
+
+    @sa.event.listens_for(engine, "handle_error")
+    def _broken(context):  # type: ignore[no-untyped-def]
+        if any(s in str(context.original_exception).lower() for s in BROKEN):
+            context.is_disconnect = True  # discard the pool's connections: the next request reconnects
+
+    return engine
 
 
 def alembic_config(url: str) -> Config:
@@ -166,20 +252,53 @@ def alembic_config(url: str) -> Config:
 MIGRATION_LOCK = 0x5354_5544  # pg_advisory_xact_lock key held while migrating ("STUD")
 
 
-def upgrade(engine: Engine) -> None:
+def upgrade(engine: Engine, *, create: bool = True) -> None:
     """Create or migrate the schema to the newest version (Alembic ``upgrade head``).
+
+    ``create``: a missing SQLite file is created (``study db upgrade``, and the app outside
+    production); otherwise it is an error.
 
     Several processes may start at once on a new database (``gunicorn -w 4``): one migrates, the
     others wait for it and then find the schema current. SQLite's BEGIN IMMEDIATE already queues
     them; PostgreSQL would let them all create the tables and fail on the catalog's unique keys,
     so they take an advisory lock first.
     """
+    file = sqlite_file(engine.url.render_as_string(hide_password=False))
+    if file is not None and not file.exists():
+        if not create:
+            raise MissingDatabaseError(f"{file}: no such database (create it with `study db upgrade`)")
+        file.parent.mkdir(parents=True, exist_ok=True)
+        sqlite3.connect(file).close()
     config = alembic_config(engine.url.render_as_string(hide_password=False))
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+def head_revision() -> str | None:
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+
+
+def check_current(engine: Engine) -> None:
+    """Raise :class:`MissingDatabaseError` unless the database exists with the newest schema
+    (production never creates or migrates a database implicitly)."""
+    from alembic.runtime.migration import MigrationContext
+
+    file = sqlite_file(engine.url.render_as_string(hide_password=False))
+    if file is not None and not file.exists():
+        raise MissingDatabaseError(f"{file}: no such database (create it with `study db upgrade`)")
+    with engine.connect() as conn:
+        current = MigrationContext.configure(conn).get_current_revision()
+    if current != head_revision():
+        shown = engine.url.render_as_string(hide_password=True)
+        raise MissingDatabaseError(
+            f"{shown}: schema {current or 'missing'}, this version needs {head_revision()} "
+            "(run `study db upgrade` first)"
+        )
 
 
 def now() -> datetime:
