@@ -189,37 +189,71 @@ def _database(url: str | None) -> str:
     return url or os.environ.get("DATABASE_URL") or f"sqlite:///{ROOT / 'instance' / 'study.sqlite'}"
 
 
+def _engine(database: str | None, *, create: bool):  # type: ignore[no-untyped-def]
+    """An engine on the database, migrated to the newest schema (created only if ``create``)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .learn.db import make_engine, upgrade
+
+    engine = make_engine(_database(database))
+    try:
+        upgrade(engine, create=create)
+    except SQLAlchemyError as e:
+        shown = engine.url.render_as_string(hide_password=True)
+        raise StudyError(f"{shown}: cannot open the database: {str(e.orig or e).splitlines()[0]}") from None
+    return engine
+
+
+@cli.group()
+def db() -> None:
+    """The review database (DATABASE_URL): create or migrate it."""
+
+
+@db.command("upgrade")
+@click.option("--database", help="SQLAlchemy URL (default: $DATABASE_URL or the web app's SQLite file).")
+def db_upgrade(database: str | None) -> None:
+    """Create the database (a SQLite file) or its tables, or migrate them to the newest schema.
+
+    The web app in production (STUDY_ENV=production) never does this itself.
+
+    Example: study db upgrade --database postgresql+psycopg://study@127.0.0.1/study
+    """
+    from .learn.db import head_revision
+
+    engine = _engine(database, create=True)
+    click.echo(f"{engine.url.render_as_string(hide_password=True)}: schema {head_revision()}")
+    engine.dispose()
+
+
 @cli.command("export-progress")
 @click.option(
     "-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path), help="JSON file to write."
 )
 @click.option("--database", help="SQLAlchemy URL (default: $DATABASE_URL or the web app's SQLite file).")
 def export_progress_cmd(output: Path, database: str | None) -> None:
-    """Export every learner's cards and reviews to a JSON file.
+    """Back up the whole database (teachers, classes, assignments, learners, cards, reviews) to a
+    JSON file, read in one consistent snapshot.
 
     Example: study export-progress -o progress.json --database sqlite:///instance/study.sqlite
     """
     from .learn.backup import write_export
-    from .learn.db import make_engine, upgrade
 
-    engine = make_engine(_database(database))
-    upgrade(engine)
+    engine = _engine(database, create=False)
     report = write_export(engine, output)
-    click.echo(f"{report.learners} learners, {report.cards} cards, {report.reviews} reviews -> {output}")
+    click.echo(f"{report.summary()} -> {output}")
 
 
 @cli.command("import-progress")
 @click.argument("path", type=_existing())
 @click.option("--database", help="SQLAlchemy URL (default: $DATABASE_URL or the web app's SQLite file).")
 def import_progress_cmd(path: Path, database: str | None) -> None:
-    """Merge an exported progress file into a database (in one transaction).
+    """Restore a backup into a database (created if it is a new SQLite file), in one transaction:
+    rows already there are skipped, a conflicting row stops the import and nothing changes.
 
     Example: study import-progress progress.json --database postgresql+psycopg://study@127.0.0.1/study
     """
     from .learn.backup import read_import
-    from .learn.db import make_engine, upgrade
 
-    engine = make_engine(_database(database))
-    upgrade(engine)
+    engine = _engine(database, create=True)
     report = read_import(engine, path)
-    click.echo(f"imported {report.learners} learners, {report.cards} cards, {report.reviews} reviews from {path}")
+    click.echo(f"imported {report.summary()} from {path}")

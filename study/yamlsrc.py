@@ -1,13 +1,45 @@
-"""YAML with line numbers: every value keeps the line it was written on, for file:line errors."""
+"""YAML with line numbers: every value keeps the line it was written on, for file:line errors.
+
+Deck specs, glossaries and manifests may come from anyone (a teacher's file, a pasted spec), so
+the reader has limits: at most :data:`MAX_CHARS` characters, no aliases (``*name``: a kilobyte of
+nested aliases expands to gigabytes), no control characters (each reported as ``path:line``).
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import yaml
 
 Path_ = tuple[Any, ...]
+MAX_CHARS = 4 * 1024 * 1024
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+class _NoAliases(yaml.SafeLoader):
+    """A safe loader that refuses aliases instead of expanding them."""
+
+    def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None, f"aliases (*{event.anchor}) are not allowed: write the value out", event.start_mark
+            )
+        return super().compose_node(parent, index)
+
+
+def check_text(text: str, path: str, error: type[Exception]) -> None:
+    """Refuse text that is too long or holds control characters, naming the first one's line."""
+    if len(text) > MAX_CHARS:
+        raise error(f"too large ({len(text)} characters; at most {MAX_CHARS})", path=path, line=None)
+    bad = _CONTROL.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        shown = f"U+{ord(bad.group()):04X}"
+        raise error(f"control character {shown} is not allowed (remove it)", path=path, line=line)
 
 
 @dataclass
@@ -43,9 +75,23 @@ def _convert(node: yaml.Node, at: Path_, lines: dict[Path_, int], loader: yaml.S
     return loader.construct_object(node, deep=True)
 
 
+def read_source(path: Path, error: type[Exception]) -> str:
+    """The text of a YAML file, or ``error`` naming the file (too large, unreadable, not UTF-8)."""
+    try:
+        size = path.stat().st_size
+        if size > 4 * MAX_CHARS:
+            raise error(f"too large ({size} bytes; at most {MAX_CHARS} characters)", path=str(path), line=None)
+        return path.read_text("utf-8")
+    except OSError as e:
+        raise error(f"cannot read: {e.strerror or e}", path=str(path), line=None) from None
+    except UnicodeDecodeError as e:
+        raise error(f"not UTF-8 text (byte {e.start})", path=str(path), line=None) from None
+
+
 def load_yaml(text: str, path: str, error: type[Exception]) -> YamlDoc:
     """Parse ``text``; a syntax error becomes ``error(message, path=, line=)``."""
-    loader = yaml.SafeLoader(text)
+    check_text(text, path, error)
+    loader = _NoAliases(text)
     try:
         node = loader.get_single_node()
         lines: dict[Path_, int] = {}

@@ -28,7 +28,7 @@ from typing import Any
 from ..errors import DeckSpecError
 from ..model import CATEGORIES
 from ..text.normalize import normalize
-from ..yamlsrc import YamlDoc, load_yaml
+from ..yamlsrc import YamlDoc, load_yaml, read_source
 
 KINDS = ("terms", "passages", "cloze", "stages", "steps")
 ORDER_CARDS = ("next", "previous", "position", "overlap")
@@ -295,8 +295,5 @@ def parse_deckspec(text: str, path: str, *, folder: Path | None = None) -> DeckS
 
 def load_deckspec(path: Path) -> DeckSpec:
     """Read a spec file leniently: its problems are reported with the corpus checks at build time."""
-    try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise DeckSpecError(f"cannot read: {e}", path=str(path), line=None) from None
+    text = read_source(path, DeckSpecError)
     return read_deckspec(text, str(path), folder=path.resolve().parent)

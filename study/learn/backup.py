@@ -1,89 +1,151 @@
-"""Move all learners' progress between databases (SQLite ↔ PostgreSQL): export to one JSON file,
-import in one transaction. Importing the same file twice changes nothing."""
+"""Backups: every table of the database in one JSON file, and back (SQLite ↔ PostgreSQL).
+
+Format ``study-progress`` version 2 (README, "Backups")::
+
+    {"format": "study-progress", "version": 2, "schema": "<alembic revision>",
+     "exported_at": "<ISO time>",
+     "tables": {"<table>": {"columns": ["id", …], "rows": [[…], …]}, …}}
+
+Every table of :data:`study.learn.db.metadata` is written, generically from the schema, except
+those in :data:`EXCLUDED` (each with its reason); rows in primary-key order, times as ISO 8601
+in UTC, booleans as true/false, everything else as stored (JSON text columns stay text, so a
+restore is byte for byte). The export reads one snapshot: one REPEATABLE READ transaction on
+PostgreSQL, one read transaction on SQLite (WAL), so no review is written without its card.
+
+An import runs in one transaction: rows keep their ids; a row already present with the same
+values is skipped (importing twice changes nothing); a row whose key is taken by different
+values is a conflict, reported in one line, and nothing is imported. Version 1 files (learners,
+cards and reviews only) are still merged as before (:mod:`study.learn.backup_v1`).
+"""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from alembic.runtime.migration import MigrationContext
 from sqlalchemy.engine import Connection, Engine
 
 from ..atomic import atomic_write
 from ..errors import StudyError
-from .db import cards, classes, learners, review_logs
+from .backup_v1 import import_v1
+from .db import READ_ONLY, UTCDateTime, metadata
 
 FORMAT = "study-progress"
-VERSION = 1
+VERSION = 2
+EXCLUDED: dict[str, str] = {  # table → why a backup leaves it out (short-lived state only)
+    "learner_sessions": "sign-in tokens: a restored database signs everyone in again, old cookies stay dead",
+    "rate_limits": "counters of the last minutes' requests, meaningless once restored",
+}
 
 
 class BackupError(StudyError):
-    """A progress file that cannot be imported."""
+    """A progress file that cannot be imported, or that conflicts with the database."""
 
 
 @dataclass(frozen=True)
 class BackupReport:
-    classes: int
-    learners: int
-    cards: int
-    reviews: int
+    """Rows per table (written, or added by an import)."""
+
+    rows: dict[str, int]
+
+    def __getattr__(self, name: str) -> int:  # report.learners, report.reviews …
+        rows = self.__dict__.get("rows", {})
+        for table in (name, {"reviews": "review_logs"}.get(name, name)):
+            if table in rows:
+                return rows[table]
+        raise AttributeError(name)
+
+    def summary(self) -> str:
+        return ", ".join(f"{n} {table}" for table, n in self.rows.items())
 
 
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None
+def backed_up_tables() -> list[sa.Table]:
+    """The tables a backup holds, parents before children (foreign keys)."""
+    return [t for t in metadata.sorted_tables if t.name not in EXCLUDED]
 
 
-def _dt(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
+def _encode(column: sa.Column, value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(column.type, UTCDateTime):
+        return value.isoformat()
+    if isinstance(column.type, sa.Boolean):
+        return bool(value)
+    return value
+
+
+def _decode(column: sa.Column, value: Any) -> Any:
+    """The file's value as the column takes it; ``ValueError`` naming what is wrong."""
+    if value is None:
+        if not column.nullable:
+            raise ValueError(f"{column.name} is missing")
+        return None
+    kind = column.type
+    if isinstance(kind, UTCDateTime):
+        if not isinstance(value, str):
+            raise ValueError(f"{column.name} must be an ISO time")
+        moment = datetime.fromisoformat(value)
+        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    if isinstance(kind, sa.Boolean):
+        if not isinstance(value, bool):
+            raise ValueError(f"{column.name} must be true or false")
+        return value
+    if isinstance(kind, sa.Integer):
+        if isinstance(value, bool) or not isinstance(value, int) or abs(value) >= 2**63:
+            raise ValueError(f"{column.name} must be an integer")
+        return value
+    if isinstance(kind, sa.Float):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"{column.name} must be a number")
+        return float(value)
+    if isinstance(kind, sa.String):  # String and Text
+        if not isinstance(value, str):
+            raise ValueError(f"{column.name} must be text")
+        if kind.length is not None and len(value) > kind.length:
+            raise ValueError(f"{column.name} is longer than {kind.length} characters")
+        return value
+    raise ValueError(f"{column.name}: unsupported column type {kind!r}")  # pragma: no cover
+
+
+def _revision(conn: Connection) -> str | None:
+    return MigrationContext.configure(conn).get_current_revision()
+
+
+def _snapshot(engine: Engine) -> Connection:
+    """A connection whose transaction reads one snapshot of the whole database."""
+    conn = engine.connect()
+    if engine.dialect.name == "postgresql":
+        return conn.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+    return conn.execution_options(**{READ_ONLY: True})  # SQLite: BEGIN DEFERRED, a WAL snapshot
+
+
+def _order(table: sa.Table) -> list[sa.Column]:
+    return list(table.primary_key.columns) or list(table.columns)
 
 
 def export_progress(engine: Engine) -> dict[str, Any]:
-    """Every class, learner, card and review, keyed by class code and learner name."""
-    with engine.connect() as conn:
-        class_rows = conn.execute(sa.select(classes).order_by(classes.c.id)).all()
-        code_of = {c.id: c.code for c in class_rows}
-        learner_rows = conn.execute(sa.select(learners).order_by(learners.c.id)).all()
-        name_of = {r.id: r.name for r in learner_rows}
-        card_rows = conn.execute(sa.select(cards).order_by(cards.c.learner_id, cards.c.item_id)).all()
-        log_rows = conn.execute(sa.select(review_logs).order_by(review_logs.c.id)).all()
+    """Every backed-up table, read in one snapshot."""
+    tables: dict[str, Any] = {}
+    with _snapshot(engine) as conn, conn.begin():
+        schema = _revision(conn)
+        for table in backed_up_tables():
+            columns = list(table.columns)
+            rows = conn.execute(sa.select(*columns).order_by(*_order(table))).all()
+            tables[table.name] = {
+                "columns": [c.name for c in columns],
+                "rows": [[_encode(c, v) for c, v in zip(columns, row, strict=True)] for row in rows],
+            }
     return {
         "format": FORMAT,
         "version": VERSION,
-        "classes": [{"code": c.code, "name": c.name, "created_at": _iso(c.created_at)} for c in class_rows],
-        "learners": [
-            {"name": r.name, "class_code": code_of.get(r.class_id), "created_at": _iso(r.created_at)}
-            for r in learner_rows
-        ],
-        "cards": [
-            {
-                "learner": name_of[r.learner_id],
-                "item_id": r.item_id,
-                "card": json.loads(r.card_json),
-                "due": _iso(r.due),
-                "reps": r.reps,
-                "created_at": _iso(r.created_at),
-                "last_review": _iso(r.last_review),
-            }
-            for r in card_rows
-        ],
-        "reviews": [
-            {
-                "learner": name_of[r.learner_id],
-                "item_id": r.item_id,
-                "rating": r.rating,
-                "score": r.score,
-                "correct": bool(r.correct),
-                "reviewed_at": _iso(r.reviewed_at),
-                "duration_ms": r.duration_ms,
-                "answer": json.loads(r.answer_json),
-                "answer_id": r.answer_id,
-                "result": json.loads(r.result_json) if r.result_json else None,
-            }
-            for r in log_rows
-        ],
+        "schema": schema,
+        "exported_at": datetime.now(UTC).isoformat(),
+        "tables": tables,
     }
 
 
@@ -92,99 +154,104 @@ def write_export(engine: Engine, path: Path) -> BackupReport:
     data = export_progress(engine)
     body = json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
     atomic_write(path, lambda f: f.write(body))
-    return BackupReport(len(data["classes"]), len(data["learners"]), len(data["cards"]), len(data["reviews"]))
+    return BackupReport({name: len(t["rows"]) for name, t in data["tables"].items()})
 
 
-def _ids(conn: Connection, table: sa.Table, key: str) -> dict[str, int]:
-    return {row[1]: row[0] for row in conn.execute(sa.select(table.c.id, table.c[key])).all()}
+def _keys(table: sa.Table) -> list[tuple[str, ...]]:
+    """The primary key and every unique key of ``table``, as column names."""
+    keys = [tuple(c.name for c in table.primary_key.columns)] if table.primary_key.columns else []
+    for constraint in table.constraints:
+        if isinstance(constraint, sa.UniqueConstraint):
+            keys.append(tuple(c.name for c in constraint.columns))
+    keys += [(c.name,) for c in table.columns if c.unique]
+    return [k for k in dict.fromkeys(keys) if k]
 
 
-def import_progress(engine: Engine, data: dict[str, Any], *, path: str = "<data>") -> BackupReport:
-    """Merge an export into ``engine``'s database in one transaction.
+def _import_table(conn: Connection, table: sa.Table, block: Any, where: str) -> int:
+    if not isinstance(block, dict) or not isinstance(block.get("columns"), list):
+        raise ValueError(f"{where}: needs 'columns' and 'rows'")
+    names = block["columns"]
+    unknown = [n for n in names if not isinstance(n, str) or n not in table.c]
+    if unknown:
+        raise ValueError(f"{where}: unknown column {unknown[0]!r}")
+    columns = [table.c[n] for n in names]
+    rows = block.get("rows")
+    if not isinstance(rows, list):
+        raise ValueError(f"{where}: 'rows' must be a list")
+    existing = [dict(r._mapping) for r in conn.execute(sa.select(*columns)).all()]
+    index = {key: {tuple(r[c] for c in key): r for r in existing} for key in _keys(table) if set(key) <= set(names)}
+    added = []
+    for n, raw in enumerate(rows):
+        if not isinstance(raw, list) or len(raw) != len(columns):
+            raise ValueError(f"{where}, row {n + 1}: expected {len(columns)} values")
+        try:
+            row = {c.name: _decode(c, v) for c, v in zip(columns, raw, strict=True)}
+        except ValueError as e:
+            raise ValueError(f"{where}, row {n + 1}: {e}") from None
+        same = None
+        for key, found in index.items():
+            other = found.get(tuple(row[c] for c in key))
+            if other is None:
+                continue
+            if other != row:
+                shown = ", ".join(f"{c}={row[c]!r}" for c in key)
+                raise BackupError(
+                    f"{where}, row {n + 1}: {shown} is already in the database with other values; nothing was imported"
+                )
+            same = other
+        if same is None:
+            added.append(row)
+            for key, found in index.items():
+                found[tuple(row[c] for c in key)] = row
+    if added:
+        conn.execute(table.insert(), added)
+        serial = table.autoincrement_column
+        if conn.dialect.name == "postgresql" and serial is not None:
+            conn.execute(
+                sa.text(
+                    f"SELECT setval(pg_get_serial_sequence('{table.name}', '{serial.name}'), "
+                    f"COALESCE((SELECT MAX({serial.name}) FROM {table.name}), 1), "
+                    f"(SELECT MAX({serial.name}) FROM {table.name}) IS NOT NULL)"
+                )
+            )
+    return len(added)
 
-    Classes and learners are matched by code and name; a card is replaced when the file's copy
-    was reviewed later; reviews already present (same learner, item, time and rating) are skipped.
-    """
+
+def import_progress(engine: Engine, data: Any, *, path: str = "<data>") -> BackupReport:
+    """Restore (or merge) a backup into ``engine``'s database in one transaction."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError(f"{path}: not a study progress file")
+    if data.get("version") == 1:
+        try:
+            return BackupReport(import_v1(engine, data, path=path))
+        except ValueError as e:
+            raise BackupError(str(e)) from None
     if data.get("version") != VERSION:
-        raise BackupError(f"{path}: unsupported version {data.get('version')!r}")
-    added = {"classes": 0, "learners": 0, "cards": 0, "reviews": 0}
+        raise BackupError(f"{path}: unsupported version {data.get('version')!r} (this study reads 1 and {VERSION})")
+    tables = data.get("tables")
+    if not isinstance(tables, dict):
+        raise BackupError(f"{path}: no 'tables' in the file")
+    known = {t.name for t in backed_up_tables()}
+    unknown = sorted(name for name in tables if name not in known)
+    if unknown:
+        raise BackupError(f"{path}: unknown table {unknown[0]!r} (a file from a newer version of study?)")
+    added: dict[str, int] = {}
     try:
         with engine.begin() as conn:
-            codes = _ids(conn, classes, "code")
-            for c in data.get("classes", []):
-                if c["code"] not in codes:
-                    codes[c["code"]] = conn.execute(
-                        classes.insert().values(code=c["code"], name=c["name"], created_at=_dt(c["created_at"]))
-                    ).inserted_primary_key[0]
-                    added["classes"] += 1
-            names = _ids(conn, learners, "name")
-            for r in data.get("learners", []):
-                if r["name"] not in names:
-                    names[r["name"]] = conn.execute(
-                        learners.insert().values(
-                            name=r["name"], class_id=codes.get(r.get("class_code")), created_at=_dt(r["created_at"])
-                        )
-                    ).inserted_primary_key[0]
-                    added["learners"] += 1
-            for c in data.get("cards", []):
-                learner_id = names[c["learner"]]
-                key = (cards.c.learner_id == learner_id) & (cards.c.item_id == c["item_id"])
-                existing = conn.execute(sa.select(cards.c.last_review).where(key)).first()
-                values = {
-                    "card_json": json.dumps(c["card"]),
-                    "due": _dt(c["due"]),
-                    "reps": c["reps"],
-                    "created_at": _dt(c["created_at"]),
-                    "last_review": _dt(c["last_review"]),
-                }
-                if existing is None:
-                    conn.execute(cards.insert().values(learner_id=learner_id, item_id=c["item_id"], **values))
-                    added["cards"] += 1
-                elif (existing.last_review or datetime.min.replace(tzinfo=values["due"].tzinfo)) < (
-                    values["last_review"] or existing.last_review
-                ):
-                    conn.execute(cards.update().where(key).values(**values))
-            seen = {
-                (row.learner_id, row.item_id, _iso(row.reviewed_at), row.rating)
-                for row in conn.execute(
-                    sa.select(
-                        review_logs.c.learner_id, review_logs.c.item_id, review_logs.c.reviewed_at, review_logs.c.rating
-                    )
-                ).all()
-            }
-            for r in data.get("reviews", []):
-                learner_id = names[r["learner"]]
-                key_ = (learner_id, r["item_id"], _iso(_dt(r["reviewed_at"])), r["rating"])
-                if key_ in seen:
-                    continue
-                seen.add(key_)
-                conn.execute(
-                    review_logs.insert().values(
-                        learner_id=learner_id,
-                        item_id=r["item_id"],
-                        rating=r["rating"],
-                        score=r["score"],
-                        correct=r["correct"],
-                        reviewed_at=_dt(r["reviewed_at"]),
-                        duration_ms=r["duration_ms"],
-                        answer_json=json.dumps(r["answer"], ensure_ascii=False),
-                        answer_id=r.get("answer_id"),
-                        result_json=json.dumps(r["result"], ensure_ascii=False)
-                        if r.get("result") is not None
-                        else None,
-                    )
-                )
-                added["reviews"] += 1
-    except (KeyError, TypeError, ValueError) as e:
-        raise BackupError(f"{path}: malformed progress file ({e!r}); nothing was imported") from None
-    return BackupReport(**added)
+            for table in backed_up_tables():
+                if table.name in tables:
+                    added[table.name] = _import_table(conn, table, tables[table.name], f"{path}: {table.name}")
+    except ValueError as e:
+        raise BackupError(f"{e}; nothing was imported") from None
+    except sa.exc.IntegrityError as e:
+        detail = str(e.orig).splitlines()[0] if e.orig else "a key is taken"
+        raise BackupError(f"{path}: conflicts with the database ({detail}); nothing was imported") from None
+    return BackupReport(added)
 
 
 def read_import(engine: Engine, path: Path) -> BackupReport:
     try:
         data = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
         raise BackupError(f"{path}: cannot read the progress file: {e}") from None
     return import_progress(engine, data, path=str(path))

@@ -12,7 +12,7 @@ from pathlib import Path
 from ..errors import GlossaryError
 from ..model import CATEGORIES, Document, Example, Gloss, Term
 from ..text.normalize import normalize, search_key
-from ..yamlsrc import load_yaml
+from ..yamlsrc import load_yaml, read_source
 from .glosses import extract_glosses
 from .lexicon import category_of
 from .reading import pinyin
@@ -112,7 +112,7 @@ def parse_curated(text: str, path: str) -> Curated:
 
 
 def load_curated(path: Path) -> Curated:
-    return parse_curated(path.read_text("utf-8"), str(path))
+    return parse_curated(read_source(path, GlossaryError), str(path))
 
 
 def _category(norm: str, glosses: Sequence[Gloss]) -> str:

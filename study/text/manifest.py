@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ManifestError
-from ..yamlsrc import load_yaml
+from ..yamlsrc import load_yaml, read_source
 
 MANIFEST = "manifest.yaml"
 
@@ -77,5 +77,5 @@ def find_manifest(text_path: Path) -> Manifest:
     """The manifest beside ``text_path``, or an empty one."""
     candidate = text_path.parent / MANIFEST
     if candidate.is_file():
-        return parse_manifest(candidate.read_text("utf-8"), str(candidate))
+        return parse_manifest(read_source(candidate, ManifestError), str(candidate))
     return Manifest()
