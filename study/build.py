@@ -115,11 +115,21 @@ class Sources:
         return self._terms[key]
 
 
+def confined(folder: Path | None, name: str) -> Path | None:
+    """``name`` relative to the spec's folder, if it stays inside that folder or ``decks/``."""
+    if Path(name).is_absolute():
+        return None
+    path = ((folder or decks_dir()) / name).resolve()
+    roots = [decks_dir().resolve()] + ([folder.resolve()] if folder else [])
+    return path if any(path.is_relative_to(root) for root in roots) else None
+
+
 def spec_paths(spec: DeckSpec) -> tuple[list[Path], Path, list[tuple[int | None, str]]]:
     """The text files and glossary a spec uses, and a problem for each text that is not there.
 
     Texts are named relative to ``texts/`` beside the spec (or the project's ``decks/texts``);
-    the glossary is the spec's ``glossary:``, else ``glossary.yaml`` beside it, else the project's.
+    the glossary is the spec's ``glossary:`` (a file in the spec's folder or in ``decks/``, never
+    an absolute or escaping path), else ``glossary.yaml`` beside it, else the project's.
     """
     folder = spec.folder
     texts = folder / "texts" if folder and (folder / "texts").is_dir() else texts_dir()
@@ -135,8 +145,12 @@ def spec_paths(spec: DeckSpec) -> tuple[list[Path], Path, list[tuple[int | None,
     if not spec.texts:
         paths = [texts / name for name in available]
     if spec.glossary:
-        glossary = (folder or Path.cwd()) / spec.glossary
-        if not glossary.is_file():
+        glossary = confined(folder, spec.glossary)
+        if glossary is None:  # /etc/shadow, ../../x: refused before anything is read
+            where = f"{folder} or {decks_dir()}" if folder else str(decks_dir())
+            problems.append((spec.line("glossary"), f"glossary: {spec.glossary!r} is not a file in {where}"))
+            glossary = default_glossary_path()
+        elif not glossary.is_file():
             problems.append((spec.line("glossary"), f"glossary: no such file {str(glossary)!r}"))
             glossary = default_glossary_path()
     elif folder and (folder / CURATED_FILE).is_file():
