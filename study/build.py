@@ -19,7 +19,7 @@ from .model import Corpus, Document, Term
 from .paths import decks_dir, default_text_paths, texts_dir
 from .terms.glossary import CURATED_FILE, Curated, build_terms, load_curated
 from .text.align import align_document
-from .text.corpus import parse_corpus
+from .text.formats import read_text
 from .text.manifest import Manifest, find_manifest
 
 
@@ -31,7 +31,7 @@ def load_document(path: Path, manifest: Manifest | None = None) -> Document:
         data = path.read_bytes()
     except OSError as e:
         raise CorpusFormatError(f"cannot read: {e.strerror}", path=str(path), line=None) from None
-    doc = parse_corpus(
+    doc = read_text(
         data,
         path.name,
         first_rite=entry.first_rite if entry else None,
@@ -165,7 +165,8 @@ def plan_deck(spec: DeckSpec, sources: Sources | None = None) -> list[NoteData]:
     sources = sources or Sources()
     paths, glossary, problems = spec_paths(spec)
     corpus = sources.corpus(paths)
-    selection = select(spec, corpus, sources.terms(paths, glossary) if paths else [])
+    by_file = {p.name: sources.terms([p], glossary) for p in paths}  # a rite's notes: its own text's terms
+    selection = select(spec, corpus, sources.terms(paths, glossary) if paths else [], by_file)
     notes = make_notes(selection)
     made = {n.kind for n in notes}
     if problems or selection.problems:  # an empty kind would only echo a bad reference

@@ -73,6 +73,7 @@ class Passage:
     # The excerpt opens inside this paragraph (it began before the first line): kept, so that no
     # character is lost, but it may belong to a stage outside the excerpt.
     continued: bool = field(default=False, compare=False)
+    pages: tuple[str, ...] = field(default=(), compare=False)  # printed pages (Kanripo <pb:…>), a source reference
 
     @property
     def span(self) -> tuple[int, int]:
@@ -174,6 +175,8 @@ class Document:
     line_kinds: tuple[LineKind, ...] = field(default=(), compare=False)
     chunks: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
     warnings: tuple[str, ...] = field(default=(), compare=False)
+    missing: tuple[tuple[int, str], ...] = field(default=(), compare=False)  # (line, code) of each ▯
+    excerpt: bool = field(default=False, compare=False)  # 节选: the text holds part of its rites only
 
     @property
     def translation_lines(self) -> list[int]:

@@ -31,10 +31,15 @@ def _speaker_re() -> re.Pattern[str]:
     return re.compile(rf"({names})(曰|谓)")
 
 
+NEW_NOTE = "○"  # the book's mark before a further note (often another commentator's)
+
+
 def speaker_of(text: str) -> str | None:
-    """The commentator a segment opens with (as written), if it opens with NAME曰 / NAME谓."""
-    m = _speaker_re().match(normalize(text))
-    return text[: len(m.group(1))] if m else None
+    """The commentator a segment opens with (as written), if it opens with NAME曰 / NAME谓
+    (after a ○ mark, if any)."""
+    skip = 1 if text.startswith(NEW_NOTE) else 0
+    m = _speaker_re().match(normalize(text[skip:]))
+    return text[skip : skip + len(m.group(1))] if m else None
 
 
 def split_commentary(
@@ -52,11 +57,12 @@ def split_commentary(
         if not part.strip():
             continue
         norm = normalize(part)
-        cuts = [0]
+        cuts = [0, *(i for i, ch in enumerate(part) if ch == NEW_NOTE and i > 0)]
         for m in _speaker_re().finditer(norm):
             start = m.start()
             if start > 0 and m.group(2) == "曰" and norm[start - 1] in _BOUNDARY_BEFORE:
                 cuts.append(start)
+        cuts = sorted(set(cuts))
         cuts.append(len(part))
         for a, b in zip(cuts, cuts[1:], strict=False):
             raw = part[a:b]

@@ -10,7 +10,7 @@ the passage before it), and closed into stages by their 「右…」 headings.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import CorpusFormatError
 from ..model import Document, LineKind, Passage, Piece, Rite, Segment, Stage, Title, TranslationLine
@@ -59,7 +59,9 @@ def _raw(pieces: Iterable[Piece]) -> str:
 
 
 @dataclass
-class _Heading:
+class Heading:
+    """A 「右…」 stage heading: its name, the notes after the name, as written, and its pieces."""
+
     name: str
     notes: str
     heading: str
@@ -67,10 +69,10 @@ class _Heading:
     pieces: list[Piece]
 
 
-def _split_para(para: Para) -> list[Passage | _Heading]:
+def _split_para(para: Para) -> list[Passage | Heading]:
     """A paragraph as passages and headings (a heading may follow a 】 inside a line)."""
     pieces = list(para.pieces)
-    out: list[Passage | _Heading] = []
+    out: list[Passage | Heading] = []
     if para.leading_fragment and pieces and pieces[0].kind == "commentary":
         out.append(_passage([pieces[0]], [pieces[0].line], continued=True))
         pieces = pieces[1:]
@@ -93,7 +95,7 @@ def _split_para(para: Para) -> list[Passage | _Heading]:
             continue
         raw = _raw(part).strip(SPACES)
         notes = raw[1 + len(name) :].lstrip("，。：" + SPACES)
-        out.append(_Heading(name, notes, raw, lines[0], part))
+        out.append(Heading(name, notes, raw, lines[0], part))
     return out
 
 
@@ -146,11 +148,18 @@ def parse_corpus(
     kinds = classify_lines(lines)
     reader = Reader(path, lines, kinds, book, [*rites, *([first_rite] if first_rite else [])])
     reader.read()
-    return _assemble(path, lines, kinds, reader, first_rite)
+    translation, chunks = _translation(lines, kinds)
+    doc = assemble(path, reader.items, reader.warnings, first_rite)
+    return replace(doc, translation=translation, line_kinds=tuple(kinds), chunks=chunks)
 
 
-def _assemble(path: str, lines: list[str], kinds: list[LineKind], reader: Reader, first_rite: str | None) -> Document:
-    warnings = list(reader.warnings)
+Item = Title | Para | Passage | Heading
+
+
+def assemble(path: str, items: Iterable[Item], reader_warnings: Iterable[str], first_rite: str | None) -> Document:
+    """Rites and stages from a reader's items: titles, paragraphs (split here) or passages and
+    headings already split (a reader that knows where headings are)."""
+    warnings = list(reader_warnings)
     titles: list[Title] = []
     rites: list[Rite] = []
     name: str | None = first_rite
@@ -177,14 +186,14 @@ def _assemble(path: str, lines: list[str], kinds: list[LineKind], reader: Reader
             rites.append(Rite(rite_name(), tuple(stages), rite_commentary, rite_line))
         stages, pending, rite_commentary = [], [], ()
 
-    for item in reader.items:
+    for item in items:
         if isinstance(item, Title):
             titles.append(item)
             if item.kind == "chapter":
                 close_rite()
                 name, rite_line, after_chapter = item.text, item.line, True
             continue
-        for part in _split_para(item):
+        for part in _split_para(item) if isinstance(item, Para) else (item,):
             if isinstance(part, Passage):
                 if after_chapter and not part.text and part.commentary:
                     rite_commentary += part.commentary
@@ -206,18 +215,9 @@ def _assemble(path: str, lines: list[str], kinds: list[LineKind], reader: Reader
                 pending = []
             after_chapter = False
     close_rite()
-    if headings == 0:
+    if headings == 0 and rites:
         warnings.append(f"{path}: no 「右…」 stage headings: each rite is one unnamed stage")
-    translation, chunks = _translation(lines, kinds)
-    return Document(
-        file=path,
-        rites=tuple(rites),
-        titles=tuple(titles),
-        translation=translation,
-        line_kinds=tuple(kinds),
-        chunks=chunks,
-        warnings=tuple(warnings),
-    )
+    return Document(file=path, rites=tuple(rites), titles=tuple(titles), warnings=tuple(warnings))
 
 
 def _translation(
