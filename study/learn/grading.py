@@ -103,11 +103,25 @@ def pinyin_key(text: str) -> str:
     return re.sub(r"[^a-z]", "", _strip_tones(text).replace("v", "u"))
 
 
+_MARK_TONE = {"\u0304": "1", "\u0301": "2", "\u030c": "3", "\u0300": "4"}
+
+
+def pinyin_tones(text: str) -> tuple[str, str]:
+    """(letters, tones in order) of pinyin typed with tone marks or tone numbers:
+    「zūn」 = 「zun1」 = ("zun", "1"); a neutral tone (5, 0 or no mark) counts as none."""
+    decomposed = unicodedata.normalize("NFD", text.lower().replace("u:", "ü"))
+    tones = "".join(_MARK_TONE.get(ch, ch if ch in "1234" else "") for ch in decomposed)
+    letters = re.sub(r"[^a-z]", "", _strip_tones(text).replace("v", "u"))
+    return letters, tones
+
+
 def typed_matches(answer: str, expected: Sequence[str], *, pinyin: bool = False) -> bool:
     """Tolerant match: variants and traditional forms equal their standard simplified form
-    (賔 = 宾), punctuation and spaces are ignored; pinyin may be typed with or without tones."""
+    (賔 = 宾), punctuation and spaces are ignored. Pinyin is graded tone-exact (zun1 ≠ zun4), typed
+    with tone marks or tone numbers; each accepted reading (「zuò」 and 「cù」 where references allow
+    two) is a correct answer."""
     if pinyin:
-        key = pinyin_key(answer)
-        return bool(key) and any(key == pinyin_key(e) for e in expected)
+        key = pinyin_tones(answer)
+        return bool(key[0]) and any(key == pinyin_tones(e) for e in expected)
     key = search_key(answer)
     return bool(key) and any(key == search_key(e) for e in expected)

@@ -35,3 +35,40 @@ def pinyin(word: str) -> str:
             out.extend(lazy_pinyin(norm[i:j], style=Style.TONE, errors="default"))
             i = j
     return " ".join(part for part in out if part.strip())
+
+
+def _syllables(norm: str) -> list[str]:
+    """One syllable per character of ``norm``: reviewed words (longest first), pypinyin's phrase
+    data for the runs between them."""
+    from pypinyin import Style, lazy_pinyin
+
+    table = readings()
+    out: list[str] = []
+    i = 0
+    while i < len(norm):
+        for size in range(min(6, len(norm) - i), 0, -1):
+            piece = norm[i : i + size]
+            parts = table.get(piece, "").split()
+            if len(parts) == size:
+                out.extend(parts)
+                i += size
+                break
+        else:
+            j = i + 1
+            while j < len(norm) and not any(len(table.get(norm[j : j + n], "").split()) == n for n in range(1, 7)):
+                j += 1
+            run = lazy_pinyin(norm[i:j], style=Style.TONE, errors=lambda s: list(s))
+            out.extend(run if len(run) == j - i else [lazy_pinyin(c, style=Style.TONE)[0] for c in norm[i:j]])
+            i = j
+    return out
+
+
+def reading_in(word: str, context: str = "") -> str:
+    """The reading of ``word`` where it stands in ``context`` (the clause of the text around it):
+    the context is read as a whole (reviewed words such as 右還 xuán, 齊衰 zī cuī, 十有 yòu win,
+    then pypinyin's phrase data), and the syllables under ``word`` are returned."""
+    norm, ctx = normalize(word), normalize(context)
+    at = ctx.find(norm) if norm else -1
+    if at < 0:
+        return pinyin(word)
+    return " ".join(_syllables(ctx)[at : at + len(norm)])
