@@ -91,11 +91,14 @@ def gunicorn(
     cmd += ["--log-level", "warning", "--backlog", "1024", *args, "web:create_app()"]
     settings = {
         "DATABASE_URL": database_url,
-        "STUDY_SECRET_KEY": secrets.token_hex(16),
+        "STUDY_SECRET_KEY": secrets.token_hex(32),
         "STUDY_ENV": "production",
         "STUDY_FSRS_FUZZING": "0",  # so that the audit can replay the cards
         "STUDY_NEW_PER_DAY": "100000",  # learners never run out of new items mid-run
     }
+    # production never creates or migrates the database itself: `study db upgrade` does, as deployed
+    upgrade = [sys.executable, "-m", "study", "db", "upgrade", "--database", database_url]
+    subprocess.run(upgrade, cwd=ROOT, check=True, capture_output=True)
     proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **settings, **(env or {})})
     try:
         deadline = time.monotonic() + 60

@@ -1,23 +1,76 @@
-"""CSRF tokens, security headers, and the secret key."""
+"""CSRF tokens, security headers, the secret key, and the checks every input passes: JSON depth
+and sizes, control characters and lone surrogates, same-site redirects."""
 
 from __future__ import annotations
 
+import errno
 import hmac
+import json
 import os
+import re
 import secrets
 from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from flask import Flask, Response, abort, current_app, request, session
+from flask.json.provider import DefaultJSONProvider
+from werkzeug.routing import IntegerConverter
+
+from .i18n import lang
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
+HSTS = "max-age=31536000; includeSubDomains"
+MIN_SECRET_BYTES = 32
+MAX_JSON_DEPTH = 16
+MAX_JSON_STRING = 4096  # characters of one string in a JSON body (answers are at most 200)
+# C0 and C1 controls (tab, newline and carriage return allowed) and lone surrogates
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+TEXT_FIELDS = ("name", "class_code", "password", "item_id", "answer", "answer_id", "token", "time_zone")
+SIGNED_IN_KEYS = ("learner_id", "teacher_id", "learner_session", "session_token")
+
+MESSAGES = {
+    "control": {"zh": "输入含有不允许的控制字符", "en": "The input contains a control character that is not allowed"},
+    "depth": {"zh": "JSON 嵌套太深（最多 {n} 层）", "en": "The JSON is nested too deeply (at most {n} levels)"},
+    "string": {
+        "zh": "JSON 中的文字太长（最多 {n} 个字符）",
+        "en": "A text in the JSON is too long (at most {n} characters)",
+    },
+    "json": {"zh": "请求体不是有效的 JSON", "en": "The body is not valid JSON"},
+}
+
+
+def harden(app: Flask) -> None:
+    """Production cookies, bounded JSON and ids, checked text: called by ``create_app`` before
+    the blueprints are registered."""
+    if app.config.get("PRODUCTION"):
+        app.config["SESSION_COOKIE_SECURE"] = True  # behind TLS only (HSTS in secure_headers)
+    app.json = SafeJSONProvider(app)
+    app.url_map.converters["int"] = BoundedInt
+    app.before_request(check_text_input)
+
+
+class BoundedInt(IntegerConverter):
+    """``<int:…>`` up to 2³¹−1: a 20-digit id is a 404, not an overflow in the database (500)."""
+
+    def __init__(self, map, fixed_digits=0, min=None, max=2**31 - 1, signed=False):  # type: ignore[no-untyped-def] # noqa: A002
+        super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
+
+
+def message(key: str, **values: object) -> str:
+    try:
+        chosen = lang()
+    except RuntimeError:  # outside a request
+        chosen = "zh"
+    return MESSAGES[key][chosen].format(**values)
 
 
 def csrf_token() -> str:
     token = session.get("csrf")
-    if not token:
+    if not isinstance(token, str) or not token:
         token = secrets.token_urlsafe(32)
         session["csrf"] = token
     return token
@@ -29,14 +82,33 @@ def limit_body() -> None:
         request.max_content_length = current_app.config["API_MAX_CONTENT_LENGTH"]
 
 
+def check_text_input() -> None:
+    """Refuse control characters in form fields (400): nothing stored or shown carries one.
+    (Query parameters only select things, and ``next`` is checked by :func:`safe_next`.)"""
+    if request.method not in ("POST", "PUT", "PATCH") or request.mimetype not in (
+        "application/x-www-form-urlencoded",
+        "multipart/form-data",
+    ):
+        return
+    if any(CONTROL.search(v) for v in request.form.values()):
+        abort(400, description=message("control"))
+
+
 def check_csrf() -> None:
     """Every unsafe request must carry the session's token (header X-CSRFToken or form field)."""
     if request.method not in ("POST", "PUT", "PATCH", "DELETE") or request.routing_exception is not None:
         return  # safe methods, and requests the router refuses anyway (404, 405)
     sent = request.headers.get("X-CSRFToken") or request.form.get("csrf_token", "")
     expected = session.get("csrf", "")
-    if not expected or not sent or not hmac.compare_digest(sent, expected):
+    if not isinstance(expected, str) or not expected or not sent:
         abort(403, description="csrf")
+    # compared as bytes: compare_digest refuses str with non-ASCII characters (a TypeError, a 500)
+    if not hmac.compare_digest(sent.encode("utf-8", "surrogatepass"), expected.encode("utf-8")):
+        abort(403, description="csrf")
+
+
+def signed_in() -> bool:
+    return any(key in session for key in SIGNED_IN_KEYS)
 
 
 def secure_headers(response: Response) -> Response:
@@ -44,23 +116,145 @@ def secure_headers(response: Response) -> Response:
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "same-origin"
     response.headers["X-Frame-Options"] = "DENY"
+    if current_app.config.get("PRODUCTION"):
+        response.headers["Strict-Transport-Security"] = HSTS
+    if signed_in() or "attachment" in response.headers.get("Content-Disposition", ""):
+        response.headers["Cache-Control"] = "no-store"  # reports, progress, exports: never cached
     return response
 
 
+def safe_next(target: str | None, default: str = "/") -> str:
+    """``target`` if it is a path on this site, else ``default``.
+
+    Checked after the normalisation browsers apply: they drop tabs and newlines and read ``\\`` as
+    ``/``, so ``/%09/evil.example`` and ``/\\evil.example`` both lead to another host.
+    """
+    if not target or CONTROL.search(target) or any(c.isspace() for c in target):
+        return default
+    for candidate in (target, unquote(target)):
+        cleaned = candidate.replace("\\", "/")
+        if not cleaned.startswith("/") or cleaned.startswith("//"):
+            return default
+        parts = urlsplit(cleaned)
+        if parts.scheme or parts.netloc:
+            return default
+    if any(c.isspace() or CONTROL.search(c) for c in unquote(target)):
+        return default
+    return target
+
+
+# --- JSON bodies ---------------------------------------------------------------------------
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of ``[`` and ``{`` outside strings (before parsing anything)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _check_strings(value: Any) -> None:
+    """Every string at most :data:`MAX_JSON_STRING` long; the fields the app stores or shows
+    (:data:`TEXT_FIELDS`) without control characters or lone surrogates. Fields it does not know
+    are ignored, as the API description allows."""
+    if isinstance(value, dict):
+        for key in TEXT_FIELDS:
+            field = value.get(key)
+            texts = field if isinstance(field, list) else [field]
+            if any(isinstance(x, str) and CONTROL.search(x) for x in texts):
+                abort(400, description=message("control"))
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if len(item) > MAX_JSON_STRING:
+                abort(400, description=message("string", n=MAX_JSON_STRING))
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+class SafeJSONProvider(DefaultJSONProvider):
+    """Request bodies: at most :data:`MAX_JSON_DEPTH` levels, strings of at most
+    :data:`MAX_JSON_STRING` characters, no control characters or lone surrogates — each a 400
+    with a localized message instead of a RecursionError or a database encoding error (500)."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        text = s.decode("utf-8", "replace") if isinstance(s, bytes) else s
+        if _depth(text) > MAX_JSON_DEPTH:
+            abort(400, description=message("depth", n=MAX_JSON_DEPTH))
+        try:
+            data = json.loads(text, **kwargs)
+        except RecursionError:  # pragma: no cover - the depth check comes first
+            abort(400, description=message("depth", n=MAX_JSON_DEPTH))
+        _check_strings(data)
+        return data
+
+
+# --- the secret key ------------------------------------------------------------------------
+
+
+def _strong(key: str) -> bool:
+    return len(key.encode("utf-8")) >= MIN_SECRET_BYTES and len(set(key)) >= 10
+
+
 def secret_key(app: Flask, *, production: bool) -> str:
-    """The secret key from config or the environment; outside production a random key is kept
-    in the instance folder. In production the app refuses to start without one."""
+    """The secret key from config or the environment.
+
+    In production the app refuses to start without one, or with one shorter than 32 bytes (make
+    one with ``python -c 'import secrets; print(secrets.token_hex(32))'``). Elsewhere a random key
+    is kept in the instance folder: created once, atomically (written to a temporary file, then
+    linked to its name only if no key is there yet), so workers that start together share one key.
+    """
     key = app.config.get("SECRET_KEY") or os.environ.get("STUDY_SECRET_KEY") or os.environ.get("SECRET_KEY")
+    if production and not (key and _strong(str(key))):
+        raise RuntimeError(
+            "STUDY_SECRET_KEY is not set or too weak: refusing to start in production without a secret key "
+            f"of at least {MIN_SECRET_BYTES} random bytes (python -c 'import secrets; print(secrets.token_hex(32))')"
+        )
     if key:
         return str(key)
-    if production:
-        raise RuntimeError("STUDY_SECRET_KEY is not set: refusing to start in production without a secret key")
-    path = Path(app.instance_path) / "secret_key"
-    if path.is_file():
-        return path.read_text("utf-8").strip()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(secrets.token_hex(32), "utf-8")
-    os.chmod(tmp, 0o600)
-    os.replace(tmp, path)
-    return path.read_text("utf-8").strip()
+    return _key_file(Path(app.instance_path) / "secret_key")
+
+
+def _key_file(path: Path) -> str:
+    for _ in range(50):
+        try:
+            text = path.read_text("utf-8").strip()
+            if text:
+                return text
+        except FileNotFoundError:
+            pass
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, secrets.token_hex(32).encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, path)  # atomic, and fails if another worker's key is already there
+        except OSError as e:
+            if e.errno != errno.EEXIST:
+                raise
+        finally:
+            os.unlink(tmp)
+    raise RuntimeError(f"{path}: cannot create the secret key file")

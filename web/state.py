@@ -17,7 +17,7 @@ from study.build import load_document, load_terms
 from study.learn.catalog import Catalog, build_catalog
 from study.learn.classdeck import class_catalog, spec_from_yaml
 from study.learn.classes import ClassStore
-from study.learn.db import make_engine, upgrade
+from study.learn.db import check_current, make_engine, upgrade
 from study.learn.schedule import ReviewStore, make_scheduler
 from study.model import Document, Term
 
@@ -58,7 +58,10 @@ def init_state(app: Flask) -> StudyState:
     terms = load_terms(documents, Path(glossary) if glossary else None)
     scheduler = make_scheduler(app.config["DESIRED_RETENTION"], fuzzing=app.config["FSRS_FUZZING"])
     engine = make_engine(app.config["DATABASE_URL"], timeout=app.config["DATABASE_TIMEOUT"])
-    upgrade(engine)
+    if app.config["PRODUCTION"] and not app.testing:
+        check_current(engine)  # production never creates or migrates a database: `study db upgrade` does
+    else:
+        upgrade(engine)
     seed = app.config.get("RANDOM_SEED")
     state = StudyState(
         documents,
