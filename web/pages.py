@@ -14,6 +14,7 @@ from study.learn.progress import accuracy_history, forecast, rite_progress, time
 from . import charts
 from .api import sign_in
 from .i18n import LANGUAGES, STRINGS, lang, t
+from .security import safe_next
 from .state import get_state
 
 bp = Blueprint("pages", __name__)
@@ -48,8 +49,7 @@ def signout() -> Response:
 def set_lang(code: str) -> Response:
     if code in LANGUAGES:
         session["lang"] = code
-    target = request.args.get("next", "/")
-    return redirect(target if target.startswith("/") and not target.startswith("//") else "/")
+    return redirect(safe_next(request.args.get("next")))
 
 
 @bp.get("/quiz")

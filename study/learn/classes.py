@@ -51,7 +51,7 @@ def _class(row: sa.Row) -> ClassRoom:
 class ClassStore:
     def __init__(self, engine: Engine, rng: random.Random | None = None) -> None:
         self.engine = engine
-        self.rng = rng or random.Random(secrets.randbits(64))
+        self.rng = rng or secrets.SystemRandom()  # codes nobody can predict from earlier ones
 
     # --- teachers -------------------------------------------------------------------------
     def sign_up(self, name: str, password: str, now: datetime) -> Teacher:
