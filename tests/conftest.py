@@ -125,25 +125,65 @@ def client(app):
     return app.test_client()
 
 
-class Api:
-    """A signed-in JSON client: remembers the CSRF token like the quiz page does."""
+PASSWORD = "口令-12345678"
 
-    def __init__(self, client, name: str = "学生甲", class_code: str | None = None) -> None:
+
+class Api:
+    """A signed-in JSON client: remembers the CSRF token like the quiz page does, and the token of
+    each item it was shown (so ``answer(item_id, …)`` answers the question last shown)."""
+
+    def __init__(self, client, name: str = "学生甲", class_code: str | None = None, password: str = PASSWORD) -> None:
         self.client = client
         self.token = client.get("/api/session").get_json()["csrf_token"]
-        body = {"name": name} | ({"class_code": class_code} if class_code else {})
+        self.shown: dict[str, str] = {}
+        body = {"name": name, "password": password} | ({"class_code": class_code} if class_code else {})
         r = client.post("/api/session", json=body, headers=self.headers)
         assert r.status_code == 200, r.get_json()
+        self.token = r.get_json()["csrf_token"]  # a new session at sign-in, with a new token
 
     @property
     def headers(self) -> dict[str, str]:
         return {"X-CSRFToken": self.token}
 
     def next(self, **params: str):
-        return self.client.get("/api/next", query_string=params)
+        r = self.client.get("/api/next", query_string=params)
+        item = (r.get_json() or {}).get("item") if r.status_code == 200 else None
+        if item:
+            self.shown[item["id"]] = item["token"]
+        return r
 
-    def answer(self, item_id: str, answer: object):
-        return self.client.post("/api/answer", json={"item_id": item_id, "answer": answer}, headers=self.headers)
+    def question(self, **params: str) -> dict:
+        """The next question, past any introductions (each read, as a learner would)."""
+        for _ in range(20):
+            item = self.next(**params).get_json()["item"]
+            if item is None or item["kind"] != "intro":
+                return item
+            r = self.client.post("/api/intro", json={"token": item["token"]}, headers=self.headers)
+            assert r.status_code == 200, r.get_json()
+        raise AssertionError("introductions without end")
+
+    def answer(self, item, answer: object, **extra: object):
+        item_id = item["id"] if isinstance(item, dict) else item
+        token = (
+            item["token"] if isinstance(item, dict) else self.shown.get(item_id) if isinstance(item_id, str) else None
+        )
+        body = {"item_id": item_id, "answer": answer} | ({"token": token} if token else {}) | extra
+        return self.client.post("/api/answer", json=body, headers=self.headers)
+
+
+def shown(app, item: dict):
+    """The question an item (as /api/next gave it) shows, rebuilt from its signed token."""
+    import random
+
+    from study.learn.quiz import present
+    from web import tokens
+
+    state = app.extensions["study"]
+    with app.test_request_context():
+        data = tokens._serializer().loads(item["token"])
+    learner = state.store.learner(data["l"])
+    catalog = state.catalog_for(learner.class_id)
+    return present(catalog.get(data["i"]), catalog, random.Random(data["s"]))
 
 
 @pytest.fixture

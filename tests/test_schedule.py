@@ -46,8 +46,14 @@ def test_an_item_answered_right_comes_back_later_than_one_answered_wrong(store):
     right = store.record(learner.id, "a", RatingName.GOOD, score=1, correct=True, answer="x", now=T0)
     wrong = store.record(learner.id, "b", RatingName.AGAIN, score=0, correct=False, answer="y", now=T0)
     assert right.due > wrong.due
+    # a new card's automatic Easy counts as Good: it goes through the learning steps first
     easy = store.record(learner.id, "c", RatingName.EASY, score=1, correct=True, answer="z", now=T0)
-    assert easy.due > right.due
+    assert easy.due == right.due
+    later = store.record(learner.id, "a", RatingName.GOOD, score=1, correct=True, answer="x", now=right.due)
+    assert later.state.name == "Review"
+    easy = store.record(learner.id, "c", RatingName.GOOD, score=1, correct=True, answer="z", now=right.due)
+    easy = store.record(learner.id, "c", RatingName.EASY, score=1, correct=True, answer="z", now=later.due)
+    assert easy.due > later.due + (later.due - right.due)
 
 
 def test_stored_card_json_round_trips(store):

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from tests.conftest import Api, dispose
+from tests.conftest import Api, dispose, shown
 
 
 def test_session_starts_anonymous_with_a_csrf_token(client):
@@ -16,31 +16,65 @@ def test_sign_in_sets_the_learner(client):
     assert api.next().status_code == 200
 
 
-def test_next_gives_a_vocabulary_choice_in_the_fixed_shape(api):
-    body = api.next(kind="vocab", rite="乡射礼").get_json()
-    item = body["item"]
-    assert set(item) == {"id", "kind", "prompt", "options"}
+def test_a_new_term_is_introduced_before_its_first_question(api):
+    intro = api.next(kind="vocab", rite="乡射礼").get_json()["item"]
+    assert set(intro) == {"id", "kind", "prompt", "fact", "token", "intro"}
+    assert intro["kind"] == "intro" and intro["id"] == "intro:" + intro["fact"]
+    taught = intro["intro"]
+    assert taught["term"] and taught["reading"] and taught["glosses"]
+    assert all(g["gloss"] for g in taught["glosses"]) and any(g["commentator"] for g in taught["glosses"])
+    # until it is read, the introduction is what comes next (asking writes nothing)
+    assert api.next(kind="vocab", rite="乡射礼").get_json()["item"]["fact"] == intro["fact"]
+    assert api.next(kind="vocab", rite="乡射礼").get_json()["item"]["kind"] == "intro"
+    assert api.client.post("/api/intro", json={"token": intro["token"]}, headers=api.headers).get_json() == {
+        "fact": intro["fact"]
+    }
+    item = api.next(kind="vocab", rite="乡射礼").get_json()["item"]
+    assert set(item) == {"id", "kind", "prompt", "options", "fact", "token"}
     assert item["kind"] == "choice" and item["id"].startswith("vocab:") and len(item["options"]) == 4
-    assert "「" in item["prompt"]
+    assert item["fact"] == intro["fact"] and "「" in item["prompt"]
+
+
+def test_an_introduction_token_cannot_be_forged_or_used_for_an_answer(api):
+    intro = api.next(kind="vocab").get_json()["item"]
+    assert api.client.post("/api/intro", json={"token": "x" * 40}, headers=api.headers).status_code == 409
+    r = api.answer(intro["id"], "x")
+    assert r.status_code == 404  # an introduction is not an item to answer
 
 
 def test_answering_right_and_wrong(app, api):
-    item = api.next(kind="vocab", rite="乡射礼").get_json()["item"]
-    question, _ = app.extensions["study"].store.question(1, item["id"])
+    item = api.question(kind="vocab", rite="乡射礼")
+    question = shown(app, item)
     right = question.accepted[0]
-    body = api.answer(item["id"], right).get_json()
-    assert body["correct"] is True and body["score"] == 1.0 and body["rating"] in ("good", "easy")
-    assert body["expected"] == right
-    datetime.fromisoformat(body["due"])
+    body = api.answer(item, right).get_json()
+    assert body["correct"] is True and body["score"] == 1.0 and body["rating"] == "good"  # never Easy at first
+    assert body["expected"] == right and body["fact"] == item["fact"] and body["token"] == item["token"]
+    assert datetime.fromisoformat(body["due"]) - datetime.fromisoformat(body["due"]) == timedelta(0)
+    assert body["due_in"].endswith("分钟后")  # a learning step, in words
+    assert [c["rating"] for c in body["choices"]] == ["again", "hard", "good", "easy"]
+    assert body["context"]["term"] and body["context"]["glosses"]
+    # the same question posted again (another answer this time) gets the first result back
     wrong = next(o for o in item["options"] if o != right)
-    body = api.answer(item["id"], wrong).get_json()
-    assert body == body | {"correct": False, "score": 0.0, "rating": "again"}
+    assert api.answer(item, wrong).get_json() == body
+    assert app.extensions["study"].store.cards(1)[item["id"]].reps == 1
+
+
+def test_a_wrong_answer_posted_again_right_is_not_graded_again(app, api):
+    item = api.question(kind="vocab", rite="乡射礼")
+    right = shown(app, item).accepted[0]
+    wrong = next(o for o in item["options"] if o != right)
+    body = api.answer(item, wrong).get_json()
+    assert body == body | {"correct": False, "score": 0.0, "rating": "again", "expected": right}
+    assert "choices" not in body  # a wrong answer is not rated by the learner
+    assert api.answer(item, right).get_json() == body
+    assert [log.rating for log in app.extensions["study"].store.logs(1)] == [1]
 
 
 def test_an_order_item_with_partial_credit_and_feedback(app, api):
-    item = api.next(kind="order", rite="乡射礼").get_json()["item"]
-    assert item["kind"] == "order" and set(item) == {"id", "kind", "prompt", "items"}
-    question, _ = app.extensions["study"].store.question(1, item["id"])
+    item = api.question(kind="order", rite="乡射礼")
+    assert item["kind"] == "order" and set(item) == {"id", "kind", "prompt", "items", "fact", "token"}
+    assert len(item["items"]) <= 8
+    question = shown(app, item)
     right = sorted(range(len(item["items"])), key=lambda i: question.positions[i])
     swapped = right[:]
     swapped[0], swapped[1] = swapped[1], swapped[0]
@@ -48,12 +82,13 @@ def test_an_order_item_with_partial_credit_and_feedback(app, api):
     assert body["correct"] is False and 0 < body["score"] < 1 and body["misplaced"] == [0, 1]
     assert body["expected"] == list(question.right_order)
     assert body["modern"][0] == "邀请宾客"
-    assert api.answer(item["id"], right).get_json()["correct"] is True
+    assert body["context"]["sequence"][0] == {"text": question.right_order[0], "modern": "邀请宾客"}
+    assert body["due_in"].endswith("分钟后")  # hard: a learning step
 
 
 def test_progress_counts_per_rite(app, api):
-    item = api.next(kind="vocab").get_json()["item"]
-    question, _ = app.extensions["study"].store.question(1, item["id"])
+    item = api.question(kind="vocab")
+    question = shown(app, item)
     api.answer(item["id"], question.accepted[0])
     rites = {r["rite"]: r for r in api.client.get("/api/progress").get_json()["rites"]}
     assert set(rites) == {"乡射礼", "燕礼", "特牲馈食礼"}
@@ -66,8 +101,8 @@ def test_nothing_due_gives_null_and_the_next_due_time(database_url):
 
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": database_url, "NEW_PER_DAY": 1})
     api = Api(app.test_client())
-    item = api.next(kind="vocab").get_json()["item"]
-    question, _ = app.extensions["study"].store.question(1, item["id"])
+    item = api.question(kind="vocab")
+    question = shown(app, item)
     api.answer(item["id"], question.accepted[0])
     body = api.next(kind="vocab").get_json()
     assert body["item"] is None  # one new item a day, and the first is not due yet
@@ -87,7 +122,7 @@ def test_api_needs_a_signed_in_learner(client):
 
 def test_missing_or_wrong_csrf_token_is_refused(client):
     api = Api(client)
-    item = api.next().get_json()["item"]
+    item = api.question()
     r = client.post("/api/answer", json={"item_id": item["id"], "answer": "x"})
     assert r.status_code == 403 and "error" in r.get_json()
     r = client.post("/api/answer", json={"item_id": item["id"], "answer": "x"}, headers={"X-CSRFToken": "forged"})
@@ -97,7 +132,7 @@ def test_missing_or_wrong_csrf_token_is_refused(client):
 def test_unknown_item_malformed_order_and_unasked_item(app, api):
     assert api.answer("vocab:nothing:t2g", "x").status_code == 404
     assert api.answer(123, "x").status_code == 404
-    item = api.next(kind="order", rite="乡射礼").get_json()["item"]
+    item = api.question(kind="order", rite="乡射礼")
     for bad in ([0, 0, 1, 2, 3, 4], [0, 1], "速賔", [True, 1, 2, 3, 4, 5], None):
         r = api.answer(item["id"], bad)
         assert r.status_code == 409 and r.get_json()["error"], bad
@@ -115,18 +150,29 @@ def test_bad_filters_and_oversized_body(api):
     assert api.next(kind="poetry").status_code == 400
     big = api.client.post("/api/answer", data="x" * 20000, headers=api.headers | {"Content-Type": "application/json"})
     assert big.status_code == 413 and "error" in big.get_json()
-    item = api.next(kind="vocab").get_json()["item"]
+    item = api.question(kind="vocab")
     assert api.answer(item["id"], "字" * 500).status_code == 400
 
 
 def test_bad_sign_in(client):
     token = client.get("/api/session").get_json()["csrf_token"]
     h = {"X-CSRFToken": token}
-    assert client.post("/api/session", json={"name": ""}, headers=h).status_code == 400
-    assert client.post("/api/session", json={"name": "<b>x</b>"}, headers=h).status_code == 400
-    assert client.post("/api/session", json={"name": ["x"]}, headers=h).status_code == 400
-    r = client.post("/api/session", json={"name": "甲", "class_code": "ZZZZ"}, headers=h)
-    assert r.status_code == 404 and "unknown class code" in r.get_json()["error"]
+    good = "口令-12345678"
+    for body in (
+        {"name": "", "password": good},
+        {"name": "<b>x</b>", "password": good},
+        {"name": ["x"], "password": good},
+        {"name": "甲"},
+        {"name": "甲", "password": "short"},
+        {"name": "甲", "password": 12345678},
+    ):
+        r = client.post("/api/session", json=body, headers=h)
+        assert r.status_code == 400 and r.get_json()["error"], body
+    assert client.post("/api/session", json={"name": "甲", "password": "short"}, headers=h).get_json() == {
+        "error": "密码为8到200个字符"
+    }
+    r = client.post("/api/session", json={"name": "甲", "password": good, "class_code": "ZZZZ"}, headers=h)
+    assert r.status_code == 404 and r.get_json()["error"] == "没有这个班级代码"
 
 
 # --- pages ---------------------------------------------------------------------------------
@@ -136,7 +182,9 @@ def test_pages_render_in_chinese_and_english(client):
     home = client.get("/").get_data(as_text=True)
     assert "你的名字" in home and 'name="csrf_token"' in home
     token = home.split('name="csrf_token" value="')[1].split('"')[0]
-    r = client.post("/signin", data={"name": "王生", "csrf_token": token})
+    r = client.post("/signin", data={"name": "王生", "password": "short", "csrf_token": token})
+    assert r.status_code == 400 and "密码为8到200个字符" in r.get_data(as_text=True)
+    r = client.post("/signin", data={"name": "王生", "password": "口令-12345678", "csrf_token": token})
     assert r.status_code == 302
     home = client.get("/").get_data(as_text=True)
     assert "你好，王生" in home and "词语测验" in home
@@ -184,8 +232,8 @@ def test_session_cookie_is_httponly_and_samesite(client):
 
 def test_progress_page_shows_reviews_and_the_timeline(app, client):
     api = Api(client)
-    item = api.next(kind="order", rite="乡射礼").get_json()["item"]
-    question, _ = app.extensions["study"].store.question(1, item["id"])
+    item = api.question(kind="order", rite="乡射礼")
+    question = shown(app, item)
     api.answer(item["id"], sorted(range(len(item["items"])), key=lambda i: question.positions[i]))
     html = client.get("/progress").get_data(as_text=True)
     assert '<td class="seen">1</td>' in html
@@ -203,8 +251,8 @@ def test_reviews_survive_a_restart_of_the_app(database_url):
     }
     first = create_app(config)
     api = Api(first.test_client(), "持久")
-    item = api.next(kind="vocab").get_json()["item"]
-    question, _ = first.extensions["study"].store.question(1, item["id"])
+    item = api.question(kind="vocab")
+    question = shown(first, item)
     due = api.answer(item["id"], question.accepted[0]).get_json()["due"]
     second = create_app(config)
     again = Api(second.test_client(), "持久")
@@ -228,9 +276,9 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path, monkeypatch)
 
 
 def test_a_retried_answer_with_the_same_answer_id_counts_once(app, api):
-    item = api.next(kind="vocab").get_json()["item"]
-    question, _ = app.extensions["study"].store.question(1, item["id"])
-    body = {"item_id": item["id"], "answer": question.accepted[0], "answer_id": "a-1"}
+    item = api.question(kind="vocab")
+    question = shown(app, item)
+    body = {"item_id": item["id"], "answer": question.accepted[0], "answer_id": "a-1", "token": item["token"]}
     first = api.client.post("/api/answer", json=body, headers=api.headers).get_json()
     again = api.client.post("/api/answer", json=body, headers=api.headers).get_json()
     assert again == first

@@ -16,9 +16,9 @@ from study.errors import StudyError
 from study.learn.schedule import UnknownClassError
 from study.paths import default_text_paths
 
-from . import api, pages, teacher
+from . import api, pages, ratelimit, teacher
 from .i18n import t
-from .security import check_csrf, csrf_token, harden, limit_body, secret_key, secure_headers
+from .security import check_csrf, csrf_token, limit_body, secret_key, secure_headers
 from .state import init_state
 
 
@@ -30,6 +30,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         TEXTS=[str(p) for p in default_text_paths()],
         GLOSSARY=str(default_glossary_path()),
         NEW_PER_DAY=int(os.environ.get("STUDY_NEW_PER_DAY", "20")),
+        DAILY_GOAL=int(os.environ.get("STUDY_DAILY_GOAL", "30")),
+        RATELIMIT_STORAGE_URI=os.environ.get("STUDY_RATELIMIT_STORAGE") or None,
         DESIRED_RETENTION=float(os.environ.get("STUDY_DESIRED_RETENTION", "0.9")),
         FSRS_FUZZING=os.environ.get("STUDY_FSRS_FUZZING", "1") != "0",
         FAST_SECONDS=10.0,
@@ -47,8 +49,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.update(test_config)
     app.config["SECRET_KEY"] = secret_key(app, production=bool(app.config["PRODUCTION"]) and not app.testing)
-    harden(app)
-    init_state(app)
+    state = init_state(app)
+    ratelimit.init_app(app, state.store.engine)
 
     app.before_request(limit_body)
     app.before_request(check_csrf)

@@ -1,157 +1,288 @@
-"""The JSON API (a fixed interface): session, next item, answer, progress."""
+"""The JSON API (a fixed interface): session, next item, answer, self-rating, introductions,
+progress. See web/openapi.yaml and the README's "Web quiz" section."""
 
 from __future__ import annotations
+
+import random
 
 from flask import Blueprint, abort, current_app, g, jsonify, request, session
 from sqlalchemy.exc import IntegrityError
 
-from study.errors import StudyError
-from study.learn.catalog import Family, Kind
+from study.learn.accounts import Learner, SignInError, UnknownClassError, WrongPasswordError
+from study.learn.agenda import day_start
+from study.learn.catalog import Catalog, Family, Kind, QuizItem
 from study.learn.db import now
+from study.learn.grading import RatingName
 from study.learn.progress import rite_progress
-from study.learn.quiz import AnswerError, grade, present
-from study.learn.schedule import Learner, next_due, pick_next
+from study.learn.quiz import AnswerError, Question, grade, present
+from study.learn.schedule import RATINGS as FSRS_RATINGS
+from study.learn.schedule import AlreadyRatedError, next_due, pick_next
+from study.learn.teach import teaching
 
-from .i18n import prompt
+from . import ratelimit, tokens
+from .i18n import interval_words, localize_teaching, prompt, t
 from .security import csrf_token
 from .state import get_state
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_ANSWER = 200  # characters of a typed answer
+RATINGS = tuple(RatingName)
 
 
-def _learner(learner_id: int) -> Learner | None:
-    """The learner, read once per request (the sign-in check and the class catalog both ask)."""
-    if "learner" not in g or g.learner_key != learner_id:
-        g.learner, g.learner_key = get_state().store.learner(learner_id), learner_id
+# --- the signed-in learner -------------------------------------------------------------------
+def current_learner() -> Learner | None:
+    """The learner whose open session the cookie holds (read once per request)."""
+    if "learner" not in g:
+        g.learner = get_state().store.accounts.session_learner(session.get("sid"))
     return g.learner
 
 
-def _learner_id() -> int:
-    learner_id = session.get("learner_id")
-    if not isinstance(learner_id, int) or _learner(learner_id) is None:
+def _signed_in() -> Learner:
+    learner = current_learner()
+    if learner is None:
         abort(401)
-    return learner_id
+    return learner
 
 
 def _json_object() -> dict:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        abort(400, description="the body must be a JSON object")
+        abort(400, description=t("err_json"))
     return data
+
+
+def _renew(learner: Learner) -> None:
+    """A new session (and CSRF token) at every sign-in; the old session row is closed."""
+    accounts = get_state().store.accounts
+    accounts.close_session(session.get("sid"))
+    language = session.get("lang")
+    session.clear()
+    if language:
+        session["lang"] = language
+    session["sid"] = accounts.open_session(learner.id, now())
+    g.learner = learner
+
+
+def sign_in(name: object, password: object, class_code: object, time_zone: object = None) -> Learner:
+    """Sign in or sign up (a new name); 400 on a malformed name or password, 401 on a wrong one."""
+    if not isinstance(name, str) or not isinstance(password, str):
+        abort(400, description=t("err_name_password"))
+    if class_code is not None and not isinstance(class_code, str):
+        abort(400, description=t("err_name_password"))
+    ratelimit.check("sign_in")
+    ratelimit.check("sign_in_name", "name:" + name.strip()[:40])
+    try:
+        learner = get_state().store.accounts.sign_in(
+            name, password, class_code or None, now(), time_zone=time_zone if isinstance(time_zone, str) else None
+        )
+    except WrongPasswordError:
+        abort(401, description=t("err_login"))
+    except UnknownClassError:
+        abort(404, description=t("err_class_code"))
+    except SignInError as e:
+        abort(400, description=t("err_password") if "password" in str(e) else t("err_name"))
+    _renew(learner)
+    return learner
+
+
+def sign_out() -> None:
+    get_state().store.accounts.close_session(session.get("sid"))
+    session.pop("sid", None)
+    session.pop("csrf", None)
+    g.learner = None
 
 
 @bp.get("/session")
 def get_session():  # type: ignore[no-untyped-def]
-    learner = None
-    if isinstance(session.get("learner_id"), int):
-        found = get_state().store.learner(session["learner_id"])
-        learner = found.name if found else None
-    return jsonify(learner=learner, csrf_token=csrf_token())
-
-
-def sign_in(name: object, class_code: object) -> str:
-    if not isinstance(name, str) or (class_code is not None and not isinstance(class_code, str)):
-        raise StudyError("name and class_code must be text")
-    learner = get_state().store.sign_in(name, class_code or None, now())
-    session["learner_id"] = learner.id
-    return learner.name
+    learner = current_learner()
+    return jsonify(learner=learner.name if learner else None, csrf_token=csrf_token())
 
 
 @bp.post("/session")
 def post_session():  # type: ignore[no-untyped-def]
     data = _json_object()
-    name = sign_in(data.get("name"), data.get("class_code"))
-    return jsonify(learner=name, csrf_token=csrf_token())
+    learner = sign_in(data.get("name"), data.get("password"), data.get("class_code"), data.get("time_zone"))
+    return jsonify(learner=learner.name, csrf_token=csrf_token())
 
 
-def _filters() -> tuple[str | None, str | None]:
-    state = get_state()
+@bp.delete("/session")
+def delete_session():  # type: ignore[no-untyped-def]
+    sign_out()
+    return jsonify(learner=None, csrf_token=csrf_token())
+
+
+# --- what to study ---------------------------------------------------------------------------
+def _catalog(learner: Learner) -> Catalog:
+    return get_state().catalog_for(learner.class_id)
+
+
+def _filters(catalog: Catalog) -> tuple[str | None, str | None, frozenset[str] | None]:
     rite = request.args.get("rite") or None
     kind = request.args.get("kind") or None
-    if rite is not None and rite not in state.catalog.rites:
-        abort(404, description=f"unknown rite {rite!r}")
+    stage, to = request.args.get("stage") or None, request.args.get("to") or None
+    if rite is not None and rite not in catalog.rites:
+        abort(404, description=t("err_rite", rite=rite))
     if kind is not None and kind not in (Family.VOCAB, Family.ORDER):
-        abort(400, description="kind is vocab or order")
-    return rite, kind
+        abort(400, description=t("err_kind"))
+    stages = None
+    if stage is not None or to is not None:
+        stages = catalog.stage_range(stage or to or "", to)
+        if stages is None:
+            abort(404, description=t("err_stage"))
+    return rite, kind, stages
 
 
-def _catalog(learner_id: int):  # type: ignore[no-untyped-def]
-    learner = _learner(learner_id)
-    return get_state().catalog_for(learner.class_id if learner else None)
-
-
-def next_question(learner_id: int, rite: str | None, kind: str | None) -> dict:
-    """The next item for the learner as the API shows it (also used by the quiz page)."""
-    state = get_state()
-    catalog = _catalog(learner_id)
-    items = catalog.select(rite=rite, family=kind)
-    moment = now()
-    limit = current_app.config["NEW_PER_DAY"]
-    item = pick_next(items, state.store.agenda(learner_id, moment), new_limit=limit)
-    if item is None:  # rare: only then are all the cards loaded, for the date of the next one
-        known = state.store.cards(learner_id)
-        return {"item": None, "next_due": next_due(items, known, moment).isoformat()}
-    question = present(item, catalog, state.rng)
-    state.store.save_question(learner_id, question, moment)
+def _public_item(learner: Learner, item: QuizItem, catalog: Catalog, seed: int) -> dict[str, object]:
+    question = present(item, catalog, random.Random(seed))
     public: dict[str, object] = {
         "id": item.id,
         "kind": question.kind.value,
         "prompt": prompt(question.direction, question.subject),
+        "fact": item.fact,
+        "token": tokens.issue(learner.id, item.id, seed),
     }
     if question.kind == Kind.CHOICE:
         public["options"] = list(question.options)
     if question.kind == Kind.ORDER:
         public["items"] = list(question.items)
-    return {"item": public}
+    return public
+
+
+def _intro(learner: Learner, item: QuizItem, catalog: Catalog) -> dict[str, object]:
+    return {
+        "id": "intro:" + item.fact,
+        "kind": "intro",
+        "prompt": t("intro_prompt"),
+        "fact": item.fact,
+        "token": tokens.issue(learner.id, "intro:" + item.fact, 0),
+        "intro": localize_teaching(teaching(item, catalog)),
+    }
+
+
+def next_question(learner: Learner, rite: str | None, kind: str | None, stages: frozenset[str] | None = None) -> dict:
+    """The next item for the learner as the API shows it; writes nothing."""
+    state = get_state()
+    catalog = _catalog(learner)
+    items = catalog.select(rite=rite, family=kind, stages=stages)
+    moment = now()
+    agenda = state.store.agenda(learner.id, moment, learner.zone)
+    facts = {i.id: i.fact for i in catalog.items}
+    item = pick_next(items, agenda, new_limit=current_app.config["NEW_PER_DAY"], facts=facts)
+    if item is None:  # rare: only then are all the cards loaded, for the date of the next one
+        known = state.store.cards(learner.id)
+        when = next_due(items, known, moment, learner.zone)
+        other = None
+        if kind is not None:
+            others = catalog.select(rite=rite, family=Family.ORDER if kind == Family.VOCAB else Family.VOCAB)
+            if pick_next(others, agenda, new_limit=current_app.config["NEW_PER_DAY"], facts=facts) is not None:
+                other = str(Family.ORDER if kind == Family.VOCAB else Family.VOCAB)
+        return {
+            "item": None,
+            "next_due": when.isoformat(),
+            "next_due_in": interval_words(when - moment),
+            "message": t("nothing_due", when=interval_words(when - moment)),
+            "other_kind": other,
+        }
+    if item.fact not in agenda.introduced and item.id not in agenda.seen:
+        return {"item": _intro(learner, item, catalog)}
+    return {"item": _public_item(learner, item, catalog, state.rng.getrandbits(48))}
 
 
 @bp.get("/next")
 def get_next():  # type: ignore[no-untyped-def]
-    learner_id = _learner_id()
-    rite, kind = _filters()
-    return jsonify(next_question(learner_id, rite, kind))
+    learner = _signed_in()
+    rite, kind, stages = _filters(_catalog(learner))
+    return jsonify(next_question(learner, rite, kind, stages))
 
 
-def answer_item(learner_id: int, item_id: object, answer: object, answer_id: object = None) -> dict:
+@bp.post("/intro")
+def post_intro():  # type: ignore[no-untyped-def]
+    """The learner has read an introduction: its fact's questions may come now."""
+    learner = _signed_in()
+    data = _json_object()
+    try:
+        shown = tokens.read(data.get("token"), learner.id)
+    except tokens.TokenError:
+        abort(409, description=t("err_token"))
+    if not shown.item_id.startswith("intro:"):
+        abort(409, description=t("err_token"))
+    fact = shown.item_id[len("intro:") :]
+    get_state().store.introduce(learner.id, fact, now())
+    return jsonify(fact=fact)
+
+
+# --- answers ---------------------------------------------------------------------------------
+def _choices(before, moment) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+    """Each self-rating with the due date it would give (from the card before the answer)."""
+    scheduler = get_state().scheduler
+    out = []
+    for name in RATINGS:
+        card, _ = scheduler.review_card(before, FSRS_RATINGS[name], moment)
+        out.append({"rating": name.value, "due": card.due.isoformat(), "due_in": interval_words(card.due - moment)})
+    return out
+
+
+def answer_item(
+    learner: Learner, item_id: object, answer: object, token: object = None, answer_id: object = None
+) -> dict:
     state = get_state()
     if answer_id is not None and not (isinstance(answer_id, str) and 1 <= len(answer_id) <= 64):
-        abort(400, description="answer_id is 1 to 64 characters")
+        abort(400, description=t("err_answer_id"))
     if answer_id is not None:
-        earlier = state.store.logged_result(learner_id, answer_id)
+        earlier = state.store.logged_result(learner.id, answer_id=answer_id)
         if earlier is not None:
             return earlier  # a retry: the answer was already counted
-    if not isinstance(item_id, str) or _catalog(learner_id).get(item_id) is None:
-        abort(404, description="unknown item")
+    catalog = _catalog(learner)
+    if not isinstance(item_id, str) or catalog.get(item_id) is None:
+        abort(404, description=t("err_item"))
+    item = catalog.get(item_id)
+    assert item is not None
     if isinstance(answer, str) and len(answer) > MAX_ANSWER:
-        abort(400, description=f"an answer is at most {MAX_ANSWER} characters")
-    found = state.store.question(learner_id, item_id)
-    if found is None:
-        abort(409, description="this item was not asked: get it from /api/next first")
-    question, presented_at = found
+        abort(400, description=t("err_answer_long", n=MAX_ANSWER))
+    if token is None:
+        abort(409, description=t("err_not_asked"))
+    try:
+        shown = tokens.read(token, learner.id, item_id)
+    except tokens.TokenError as e:
+        abort(409, description=t("err_token_expired" if str(e) == "expired" else "err_token"))
+    earlier = state.store.logged_result(learner.id, token_id=shown.token_id)
+    if earlier is not None:
+        return earlier  # this question was answered already: counted once
+    question = present(item, catalog, random.Random(shown.seed))
     moment = now()
-    seconds = (moment - presented_at).total_seconds()
+    seconds = max((moment - shown.issued).total_seconds(), 0.0)
     try:
         result = grade(question, answer, seconds=seconds, fast_seconds=current_app.config["FAST_SECONDS"])
     except AnswerError as e:  # well-formed, but not an answer to the question asked
-        abort(409, description=str(e))
+        abort(409, description=t("err_answer_shape", detail=str(e)))
+    context = localize_teaching(teaching(item, catalog))
 
-    def describe(card) -> dict:  # type: ignore[no-untyped-def]
+    told: list[dict] = []
+
+    def describe(review) -> dict:  # type: ignore[no-untyped-def]
+        card = review.card
         body: dict[str, object] = {
             "correct": result.correct,
             "score": result.score,
-            "rating": result.rating.value,
+            "rating": review.rating.value,
             "expected": result.expected,
             "due": card.due.isoformat(),
+            "due_in": interval_words(card.due - moment),
+            "fact": item.fact,
+            "token": token,
+            "context": context,
         }
+        if result.correct:
+            body["choices"] = _choices(review.before, moment)
         if question.kind == Kind.ORDER:
             body["misplaced"] = list(result.misplaced)
             body["modern"] = list(question.modern)
+        told.append(body)
         return body
 
     try:
-        card = state.store.record(
-            learner_id,
+        state.store.record(
+            learner.id,
             item_id,
             result.rating,
             score=result.score,
@@ -160,17 +291,21 @@ def answer_item(learner_id: int, item_id: object, answer: object, answer_id: obj
             now=moment,
             duration_ms=int(seconds * 1000),
             answer_id=answer_id if isinstance(answer_id, str) else None,
+            token_id=shown.token_id,
+            class_id=learner.class_id,
             describe=describe,
         )
     except IntegrityError:
-        earlier = state.store.logged_result(learner_id, str(answer_id)) if answer_id is not None else None
+        earlier = state.store.logged_result(
+            learner.id, answer_id=answer_id if isinstance(answer_id, str) else None, token_id=shown.token_id
+        )
         if earlier is None:
             raise
         return earlier  # the same answer arrived twice at once: counted once
-    return describe(card)
+    return told[-1]
 
 
-def _logged_answer(question, answer: object, result) -> object:  # type: ignore[no-untyped-def]
+def _logged_answer(question: Question, answer: object, result) -> object:  # type: ignore[no-untyped-def]
     """What the review log keeps: the answer, and for an order the right positions as given, so
     that a report can tell which neighbouring items were swapped."""
     if question.kind == Kind.ORDER:
@@ -180,18 +315,62 @@ def _logged_answer(question, answer: object, result) -> object:  # type: ignore[
 
 @bp.post("/answer")
 def post_answer():  # type: ignore[no-untyped-def]
-    learner_id = _learner_id()
+    learner = _signed_in()
     data = _json_object()
-    return jsonify(answer_item(learner_id, data.get("item_id"), data.get("answer"), data.get("answer_id")))
+    return jsonify(
+        answer_item(learner, data.get("item_id"), data.get("answer"), data.get("token"), data.get("answer_id"))
+    )
 
 
+@bp.post("/rate")
+def post_rate():  # type: ignore[no-untyped-def]
+    """The learner's own rating of their last answer to an item (again/hard/good/easy/guessed)."""
+    learner = _signed_in()
+    data = _json_object()
+    rating = data.get("rating")
+    if rating not in (*[r.value for r in RATINGS], "guessed"):
+        abort(400, description=t("err_rating"))
+    try:
+        shown = tokens.read(data.get("token"), learner.id)
+    except tokens.TokenError:
+        abort(409, description=t("err_token"))
+    store = get_state().store
+    moment = now()
+    try:
+        card, log = store.rate(
+            learner.id,
+            shown.token_id,
+            RatingName.AGAIN if rating == "guessed" else RatingName(rating),
+            guessed=rating == "guessed",
+        )
+    except KeyError:
+        abort(409, description=t("err_not_answered"))
+    except AlreadyRatedError:
+        abort(409, description=t("err_rated"))
+    body = store.logged_result(learner.id, token_id=shown.token_id) or {}
+    body.update(
+        {
+            "rating": RatingName.AGAIN.value if rating == "guessed" else rating,
+            "guessed": rating == "guessed",
+            "due": card.due.isoformat(),
+            "due_in": interval_words(card.due - moment),
+        }
+    )
+    body.pop("choices", None)
+    return jsonify(body)
+
+
+# --- progress --------------------------------------------------------------------------------
 @bp.get("/progress")
 def get_progress():  # type: ignore[no-untyped-def]
-    learner_id = _learner_id()
+    learner = _signed_in()
     state = get_state()
-    known = state.store.cards(learner_id)
-    stats = rite_progress(_catalog(learner_id).items, known, state.scheduler, now())
-    return jsonify(rites=[s.to_dict() for s in stats])
+    moment = now()
+    known = state.store.cards(learner.id)
+    stats = rite_progress(_catalog(learner).items, known, state.scheduler, moment)
+    body: dict[str, object] = {"rites": [s.to_dict() for s in stats]}
+    body["day_start"] = day_start(moment, learner.zone).isoformat()
+    return jsonify(body)
 
 
 @bp.get("/openapi.json")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from flask import request, session
 
 LANGUAGES = ("zh", "en")
@@ -33,6 +35,52 @@ STRINGS: dict[str, dict[str, str]] = {
     "rating_good": {"zh": "良好", "en": "Good"},
     "rating_easy": {"zh": "简单", "en": "Easy"},
     "nothing_due": {"zh": "现在没有要复习的内容。下次复习：{when}", "en": "Nothing is due now. Next review: {when}"},
+    "other_kind_waiting": {"zh": "还有{kind}可以学：", "en": "There is still {kind} to study:"},
+    "intro_prompt": {"zh": "新内容", "en": "Something new"},
+    "intro_continue": {"zh": "知道了，开始练习", "en": "Got it — test me"},
+    "reading": {"zh": "读音", "en": "Reading"},
+    "commentator": {"zh": "注家", "en": "Commentator"},
+    "example": {"zh": "例句", "en": "Example"},
+    "source": {"zh": "出处", "en": "Source"},
+    "stage": {"zh": "仪节", "en": "Stage"},
+    "modern_name": {"zh": "今称", "en": "Modern name"},
+    "rate_yourself": {"zh": "自评：", "en": "Rate yourself:"},
+    "guessed": {"zh": "猜的", "en": "Guessed"},
+    "rated": {"zh": "已记下：{rating}，{when}再复习", "en": "Noted: {rating}; next review {when}"},
+    "line_no": {"zh": "第{line}行", "en": "line {line}"},
+    "now_": {"zh": "现在", "en": "now"},
+    "in_minutes": {"zh": "{n} 分钟后", "en": "in {n} min"},
+    "in_hours": {"zh": "{n} 小时后", "en": "in {n} h"},
+    "in_days": {"zh": "{n} 天后", "en": "in {n} days"},
+    "in_months": {"zh": "{n} 个月后", "en": "in {n} months"},
+    "in_years": {"zh": "{n} 年后", "en": "in {n} years"},
+    "password_plain": {"zh": "密码", "en": "Password"},
+    "new_learner_help": {
+        "zh": "新名字会建立新账户；已有账户请用原来的密码。",
+        "en": "A new name creates an account; an existing one needs its password.",
+    },
+    "study_stage": {"zh": "按仪节学习", "en": "Study by stage"},
+    "from_stage": {"zh": "从", "en": "From"},
+    "to_stage": {"zh": "到（可空）", "en": "To (optional)"},
+    "start": {"zh": "开始", "en": "Start"},
+    "dashboard": {"zh": "今天", "en": "Today"},
+    "due_now": {"zh": "待复习", "en": "Due"},
+    "new_left": {"zh": "今日新内容余量", "en": "New left today"},
+    "daily_goal": {"zh": "今日目标", "en": "Daily goal"},
+    "streak": {"zh": "连续学习", "en": "Streak"},
+    "streak_days": {"zh": "{n} 天", "en": "{n} days"},
+    "mastered_note": {
+        "zh": "已掌握：FSRS 稳定性 ≥ 21 天（预计 21 天后仍有九成把握记得）。一天从当地时间凌晨 4 点算起。",
+        "en": "Mastered: FSRS stability ≥ 21 days (still 90% likely recalled three weeks on). A day starts at 4 a.m. local time.",
+    },
+    "cat_vessel": {"zh": "器皿", "en": "vessel"},
+    "cat_implement": {"zh": "器物", "en": "implement"},
+    "cat_garment": {"zh": "服饰", "en": "garment"},
+    "cat_action": {"zh": "动作", "en": "action"},
+    "cat_place": {"zh": "处所", "en": "place"},
+    "cat_role": {"zh": "人物", "en": "role"},
+    "cat_measure": {"zh": "度量", "en": "measure"},
+    "cat_other": {"zh": "其他", "en": "other"},
     "move_up": {"zh": "上移", "en": "Move up"},
     "move_down": {"zh": "下移", "en": "Move down"},
     "order_help": {
@@ -130,6 +178,38 @@ STRINGS: dict[str, dict[str, str]] = {
     "err_csrf": {"zh": "表单已过期，请重试", "en": "The form expired; please try again"},
     "err_too_large": {"zh": "请求太大", "en": "The request is too large"},
     "err_not_found": {"zh": "找不到这个页面", "en": "No such page"},
+    "err_rate_limited": {
+        "zh": "尝试次数太多，请 {seconds} 秒后再试",
+        "en": "Too many attempts; please try again in {seconds} seconds",
+    },
+    "err_login_learner": {"zh": "名字或密码不对", "en": "Wrong name or password"},
+    "err_name_password": {"zh": "请填写名字和密码", "en": "Give a name and a password"},
+    "err_name": {"zh": "名字为1到40个字符，不能含 < 或 >", "en": "A name is 1 to 40 characters, without < or >"},
+    "err_password": {"zh": "密码为8到200个字符", "en": "A password has 8 to 200 characters"},
+    "err_class_code": {"zh": "没有这个班级代码", "en": "No class has this code"},
+    "err_json": {"zh": "请求体必须是 JSON 对象", "en": "The body must be a JSON object"},
+    "err_rite": {"zh": "没有「{rite}」这一礼", "en": "No rite called 「{rite}」"},
+    "err_kind": {"zh": "kind 只能是 vocab 或 order", "en": "kind is vocab or order"},
+    "err_stage": {"zh": "没有这个仪节（或范围不在同一礼中）", "en": "No such stage (or the range spans two rites)"},
+    "err_item": {"zh": "没有这道题", "en": "No such item"},
+    "err_answer_id": {"zh": "answer_id 为1到64个字符", "en": "answer_id is 1 to 64 characters"},
+    "err_answer_long": {"zh": "答案最多{n}个字符", "en": "An answer is at most {n} characters"},
+    "err_not_asked": {
+        "zh": "这道题还没有出过：请先从 /api/next 取题（并带上 token）",
+        "en": "This item was not asked: get it from /api/next first (and send its token)",
+    },
+    "err_token": {"zh": "题目凭证无效", "en": "The question's token is not valid"},
+    "err_token_expired": {"zh": "这道题已过期，请取下一题", "en": "This question has expired; take the next one"},
+    "err_answer_shape": {"zh": "答案的形式不对：{detail}", "en": "The answer has the wrong form: {detail}"},
+    "err_rating": {
+        "zh": "评级只能是 again、hard、good、easy 或 guessed",
+        "en": "A rating is again, hard, good, easy or guessed",
+    },
+    "err_not_answered": {"zh": "这道题还没有作答", "en": "This question has not been answered"},
+    "err_rated": {
+        "zh": "只能给这道题最近一次的作答评级；答错的只能选「重来」",
+        "en": "Only the latest answer to an item can be rated, and a wrong one only as Again",
+    },
     "err_db": {"zh": "数据库暂时不可用，请稍后再试", "en": "The database is unavailable; please try again shortly"},
 }
 
@@ -150,3 +230,32 @@ def t(key: str, **values: object) -> str:
 
 def prompt(direction: str, subject: str) -> str:
     return t(f"prompt_{direction}", subject=subject)
+
+
+def interval_words(delta: timedelta) -> str:
+    """A time from now in words: 「8 天后」, "in 8 days" (rounded as Anki shows intervals)."""
+    seconds = delta.total_seconds()
+    if seconds < 60:
+        return t("now_")
+    if seconds < 3600:
+        return t("in_minutes", n=max(round(seconds / 60), 1))
+    if seconds < 86400:
+        return t("in_hours", n=round(seconds / 3600))
+    days = seconds / 86400
+    if days < 30.5:
+        return t("in_days", n=round(days))
+    if days < 365:
+        return t("in_months", n=round(days / 30.4, 1) if days < 60 else round(days / 30.4))
+    return t("in_years", n=round(days / 365, 1))
+
+
+def category(name: str) -> str:
+    key = f"cat_{name}"
+    return t(key) if key in STRINGS else name
+
+
+def localize_teaching(data: dict[str, object]) -> dict[str, object]:
+    """Teaching data (study.learn.teach) with its category named in the interface language."""
+    if isinstance(data.get("category"), str):
+        return data | {"category": category(str(data["category"]))}
+    return data

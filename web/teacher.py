@@ -25,6 +25,7 @@ from study.learn.report import class_report, report_csv
 from study.model import CATEGORIES
 
 from .i18n import t
+from .ratelimit import rate_limited
 from .state import get_state
 
 bp = Blueprint("teacher", __name__, url_prefix="/teacher")
@@ -61,6 +62,7 @@ def home():  # type: ignore[no-untyped-def]
 
 
 @bp.post("/signup")
+@rate_limited("teacher_login")
 def signup():  # type: ignore[no-untyped-def]
     try:
         teacher = get_state().classes.sign_up(request.form.get("name", ""), request.form.get("password", ""), now())
@@ -71,6 +73,7 @@ def signup():  # type: ignore[no-untyped-def]
 
 
 @bp.post("/login")
+@rate_limited("teacher_login")
 def login():  # type: ignore[no-untyped-def]
     teacher = get_state().classes.log_in(request.form.get("name", ""), request.form.get("password", ""))
     if teacher is None:

@@ -15,6 +15,7 @@ from ..model import Document, Rite, Term
 from .grading import OrderMode
 
 STAGE_WINDOW, STAGE_STEP = 6, 3
+MAX_ORDER = 8  # at most this many items in one ordering question (a phone screen)
 STEP_WINDOW, STEP_STEP = 6, 4
 MIN_ORDER = 3
 
@@ -53,6 +54,25 @@ class QuizItem:
     sequence: Sequence_ | None = field(default=None, compare=False)
     window: tuple[int, int] = (0, 0)  # (start, size) in the sequence
 
+    @property
+    def fact(self) -> str:
+        """The stable id of what the item teaches: the same for every question about one term
+        (and for its introduction), the item's own id for an ordering item."""
+        return fact_of_id(self.id)
+
+
+def fact_of_id(item_id: str) -> str:
+    """The fact an item id teaches (see :attr:`QuizItem.fact`): ``vocab:<term>:<direction>`` →
+    ``term:<term>``; anything else is its own fact."""
+    if item_id.startswith("vocab:"):
+        return "term:" + item_id[len("vocab:") :].rpartition(":")[0]
+    return item_id
+
+
+def family_of_id(item_id: str) -> str:
+    """The family (daily new limits are per family) of an item id."""
+    return Family.VOCAB if item_id.startswith("vocab:") else Family.ORDER
+
 
 def main_gloss(term: Term) -> str:
     """The gloss a question shows: the first from the text, else the first curated one."""
@@ -67,6 +87,31 @@ def primary_rite(term: Term) -> str | None:
     return max(term.frequency, key=lambda f: f[1])[0] if term.frequency else None
 
 
+@dataclass(frozen=True)
+class StageInfo:
+    """A stage as the quiz names it: its rite, classical and modern names, place in the rite."""
+
+    id: str
+    rite: str
+    name: str
+    modern: str | None
+    index: int
+
+
+def item_stages(item: QuizItem) -> frozenset[str]:
+    """The stages an item is about: a term's glossed stages, a window's stages, a stage's steps."""
+    if item.term is not None:
+        ids = {g.stage_id for g in item.term.glosses if g.stage_id}
+        if not ids and item.term.example is not None and item.term.example.stage_id:
+            ids.add(item.term.example.stage_id)
+        return frozenset(ids)
+    if item.direction == "stages" or item.direction == "rite":
+        assert item.sequence is not None
+        start, size = item.window
+        return frozenset(e.id for e in item.sequence.elements[start : start + size])
+    return frozenset({item.stage_id}) if item.stage_id else frozenset()
+
+
 @dataclass
 class Catalog:
     """Every quiz item of some texts, in text order, with what distractors need."""
@@ -75,22 +120,43 @@ class Catalog:
     by_id: dict[str, QuizItem]
     terms_by_rite: dict[str, list[Term]]
     rites: list[str]
-    _selections: dict[tuple[str | None, str | None], list[QuizItem]] = field(
-        default_factory=dict, repr=False, compare=False
-    )
+    stages: dict[str, StageInfo] = field(default_factory=dict)  # by stage id, in text order
+    _selections: dict[tuple[object, ...], list[QuizItem]] = field(default_factory=dict, repr=False, compare=False)
 
     def get(self, item_id: str) -> QuizItem | None:
         return self.by_id.get(item_id)
 
-    def select(self, *, rite: str | None = None, family: str | None = None) -> list[QuizItem]:
-        """The items of a rite and family in text order; made once per filter (every request asks),
-        so the list is shared: do not change it."""
-        key = (rite, family)
+    def select(
+        self, *, rite: str | None = None, family: str | None = None, stages: frozenset[str] | None = None
+    ) -> list[QuizItem]:
+        """The items of a rite, family and stages in text order; made once per filter (every
+        request asks), so the list is shared: do not change it."""
+        key = (rite, family, stages)
         if key not in self._selections:
+            if len(self._selections) > 512:
+                self._selections.clear()
             self._selections[key] = [
-                i for i in self.items if (rite is None or i.rite == rite) and (family is None or i.family == family)
+                i
+                for i in self.items
+                if (rite is None or i.rite == rite)
+                and (family is None or i.family == family)
+                and (stages is None or bool(item_stages(i) & stages))
             ]
         return self._selections[key]
+
+    def stage_range(self, first: str, last: str | None = None) -> frozenset[str] | None:
+        """The stage ids from ``first`` to ``last`` (inclusive, one rite), or None if unknown."""
+        a, b = self.stages.get(first), self.stages.get(last or first)
+        if a is None or b is None or a.rite != b.rite:
+            return None
+        low, high = sorted((a.index, b.index))
+        return frozenset(s.id for s in self.stages.values() if s.rite == a.rite and low <= s.index <= high)
+
+
+def _term_stage(term: Term) -> str | None:
+    """The stage a term is first glossed in (or its example's)."""
+    first = next((g.stage_id for g in term.glosses if g.stage_id), None)
+    return first or (term.example.stage_id if term.example is not None else None)
 
 
 def _doc_line(term: Term, files: dict[str, int]) -> tuple[int, int]:
@@ -126,7 +192,7 @@ def _order_items(d_index: int, rite: Rite, stages: Collection[str] | None) -> li
                     (start, len(window)),
                 )
             )
-        if len(elements) > STAGE_WINDOW:
+        if STAGE_WINDOW < len(elements) <= MAX_ORDER:
             items.append(
                 QuizItem(
                     f"order:rite:{elements[0].id}:{len(elements)}",
@@ -214,20 +280,24 @@ def build_catalog(
                     kind,
                     rite,
                     (d, line, n),
-                    None,
+                    _term_stage(term),
                     term,
                     direction,
                 )
             )
     rites: list[str] = []
+    infos: dict[str, StageInfo] = {}
     for d_index, doc in enumerate(documents):
         for rite in doc.rites:
             if stages is not None and not any(s.id in stages for s in rite.stages):
                 continue
             rites.append(rite.name)
+            for n, stage in enumerate(rite.stages):
+                if stage.name and (stages is None or stage.id in stages):
+                    infos[stage.id] = StageInfo(stage.id, rite.name, stage.name, stage.modern_name, n)
             for item in _order_items(d_index, rite, stages):
                 wanted = "steps" if item.direction == "steps" else "stages"
                 if wanted in families:
                     items.append(item)
     items.sort(key=lambda i: i.sort_key)
-    return Catalog(items, {i.id: i for i in items}, dict(terms_by_rite), rites)
+    return Catalog(items, {i.id: i for i in items}, dict(terms_by_rite), rites, infos)

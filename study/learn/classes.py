@@ -17,8 +17,8 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..errors import StudyError
-from .db import assignments, cards, classes, learners, reading, review_logs, teachers
-from .schedule import NAME_RE, Learner
+from .accounts import NAME_RE, Learner
+from .db import assignments, cards, class_members, classes, learners, reading, review_logs, teachers
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
@@ -111,9 +111,13 @@ class ClassStore:
         return _class(row) if row else None
 
     def learners_of(self, class_id: int) -> list[Learner]:
+        """Everyone who joined the class (also those who went on to another class since)."""
+        members = sa.select(class_members.c.learner_id).where(class_members.c.class_id == class_id)
         with self.engine.connect() as conn:
             rows = conn.execute(
-                sa.select(learners).where(learners.c.class_id == class_id).order_by(learners.c.name)
+                sa.select(learners)
+                .where((learners.c.class_id == class_id) | learners.c.id.in_(members))
+                .order_by(learners.c.name)
             ).all()
         return [Learner(r.id, r.name, r.class_id) for r in rows]
 
@@ -133,10 +137,11 @@ class ClassStore:
 
     # --- what the class did ---------------------------------------------------------------
     def class_logs(self, class_id: int) -> list[sa.Row]:
+        """The reviews made in the class (a learner's reviews elsewhere are not the class's)."""
         query = (
             sa.select(review_logs, learners.c.name.label("learner"))
             .join(learners, learners.c.id == review_logs.c.learner_id)
-            .where(learners.c.class_id == class_id)
+            .where(review_logs.c.class_id == class_id)
             .order_by(review_logs.c.id)
         )
         with self.engine.connect() as conn:
@@ -146,7 +151,7 @@ class ClassStore:
         query = (
             sa.select(cards.c.item_id, cards.c.due, cards.c.last_review, learners.c.name.label("learner"))
             .join(learners, learners.c.id == cards.c.learner_id)
-            .where(learners.c.class_id == class_id)
+            .where(learners.c.class_id == class_id)  # the class's cards: its learners' who study it now
         )
         with self.engine.connect() as conn:
             return list(conn.execute(query).all())

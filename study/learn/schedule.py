@@ -8,22 +8,32 @@ review logged together, so two answers to the same item arriving at once both co
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from typing import Any
+from datetime import datetime, tzinfo
 
 import fsrs
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
-from ..errors import StudyError
-from .catalog import QuizItem
-from .db import cards, classes, learners, questions, reading, review_logs
+from .accounts import Accounts, Learner, SignInError, UnknownClassError
+from .agenda import DEFAULT_ZONE, MASTERED_DAYS, Agenda, CardRow, day_start, next_due, pick_next
+from .db import cards, intros, reading, review_logs
 from .grading import RatingName
-from .quiz import Question
+
+__all__ = [
+    "MASTERED_DAYS",
+    "Agenda",
+    "CardRow",
+    "Learner",
+    "ReviewStore",
+    "SignInError",
+    "UnknownClassError",
+    "day_start",
+    "next_due",
+    "pick_next",
+]
 
 RATINGS = {
     RatingName.AGAIN: fsrs.Rating.Again,
@@ -31,67 +41,31 @@ RATINGS = {
     RatingName.GOOD: fsrs.Rating.Good,
     RatingName.EASY: fsrs.Rating.Easy,
 }
-MASTERED = 0.9  # retrievability at which an item counts as mastered
-NAME_RE = re.compile(r"^[^\x00-\x1f<>]{1,40}$")
 
 
-class SignInError(StudyError):
-    """A bad learner name."""
-
-
-class UnknownClassError(StudyError):
-    """A class code that no class has."""
-
-
-@dataclass(frozen=True)
-class Learner:
-    id: int
-    name: str
-    class_id: int | None
-
-
-@dataclass(frozen=True)
-class CardRow:
-    item_id: str
-    card: fsrs.Card
-    due: datetime
-    reps: int
-    created_at: datetime
-
-
-@dataclass(frozen=True)
-class Agenda:
-    """What choosing a learner's next item needs of their cards, read without parsing them."""
-
-    seen: frozenset[str]  # items the learner has a card for
-    # items due now, each with a key that sorts as its due time does (the datetime, or as read
-    # from the database: SQLite's fixed-width text, so ~300 rows need no datetime parsing)
-    due: dict[str, Any]
-    started_today: int  # cards first reviewed since UTC midnight
-
-    @classmethod
-    def of(cls, known: dict[str, CardRow], now: datetime) -> Agenda:
-        start = day_start(now)
-        return cls(
-            frozenset(known),
-            {i: c.due for i, c in known.items() if c.due <= now},
-            sum(1 for c in known.values() if c.created_at >= start),
-        )
+class AlreadyRatedError(ValueError):
+    """A self-rating for an answer that is no longer the card's latest review, or above Again
+    for a wrong answer."""
 
 
 # The reads every request makes, built once: SQLAlchemy then reuses their compiled form without
 # rebuilding the statement and its cache key on each call.
-_LEARNER = sa.select(learners).where(learners.c.id == sa.bindparam("learner_id"))
-_QUESTION = sa.select(questions).where(
-    (questions.c.learner_id == sa.bindparam("learner_id")) & (questions.c.item_id == sa.bindparam("item_id"))
-)
+_START = sa.bindparam("start", type_=cards.c.created_at.type)
 _SEEN = sa.select(
     sa.func.aggregate_strings(cards.c.item_id, "\x1f"),
-    sa.func.count(sa.case((cards.c.created_at >= sa.bindparam("start", type_=cards.c.created_at.type), 1))),
+    sa.func.aggregate_strings(sa.case((cards.c.created_at >= _START, cards.c.item_id)), "\x1f"),
+    sa.func.aggregate_strings(sa.case((cards.c.last_review >= _START, cards.c.item_id)), "\x1f"),
 ).where(cards.c.learner_id == sa.bindparam("learner_id"))
 _DUE = sa.select(cards.c.item_id, sa.type_coerce(cards.c.due, sa.String)).where(
     (cards.c.learner_id == sa.bindparam("learner_id")) & (cards.c.due <= sa.bindparam("now", type_=cards.c.due.type))
 )
+_INTROS = sa.select(sa.func.aggregate_strings(intros.c.fact, "\x1f")).where(
+    intros.c.learner_id == sa.bindparam("learner_id")
+)
+
+
+def _split(text: str | None) -> frozenset[str]:
+    return frozenset(text.split("\x1f")) if text else frozenset()
 
 
 def _insert_ignore(conn: Connection, table: sa.Table, keys: Sequence[str], **values: object) -> None:
@@ -104,8 +78,14 @@ def make_scheduler(desired_retention: float = 0.9, *, fuzzing: bool = True) -> f
     return fsrs.Scheduler(desired_retention=desired_retention, enable_fuzzing=fuzzing)
 
 
-def day_start(now: datetime) -> datetime:
-    return now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+@dataclass(frozen=True)
+class Review:
+    """What one answer did to its card: the card after it, and the card before it (from which a
+    self-rating reviews again)."""
+
+    card: fsrs.Card
+    before: fsrs.Card
+    rating: RatingName
 
 
 class ReviewStore:
@@ -114,53 +94,28 @@ class ReviewStore:
     def __init__(self, engine: Engine, scheduler: fsrs.Scheduler) -> None:
         self.engine = engine
         self.scheduler = scheduler
+        self.accounts = Accounts(engine)
 
     # --- learners -------------------------------------------------------------------------
-    def sign_in(self, name: str, class_code: str | None, now: datetime) -> Learner:
-        """The learner called ``name`` (created on first sign-in), joined to the class if given."""
-        if len(name) > 40 or not NAME_RE.match(name.strip()):
-            raise SignInError("a name is 1 to 40 characters, without < or >")
-        name = name.strip()
-        with self.engine.begin() as conn:
-            class_id = None
-            if class_code:
-                class_id = conn.execute(
-                    sa.select(classes.c.id).where(classes.c.code == class_code.strip().upper())
-                ).scalar()
-                if class_id is None:
-                    raise UnknownClassError(f"unknown class code {class_code.strip()!r}")
-            _insert_ignore(conn, learners, ["name"], name=name, class_id=class_id, created_at=now)
-            row = conn.execute(sa.select(learners).where(learners.c.name == name)).one()
-            if class_id is not None and row.class_id != class_id:
-                conn.execute(learners.update().where(learners.c.id == row.id).values(class_id=class_id))
-            return Learner(row.id, row.name, class_id if class_id is not None else row.class_id)
+    def sign_in(
+        self,
+        name: str,
+        class_code: str | None,
+        now: datetime,
+        *,
+        password: str | None = None,
+        time_zone: str | None = None,
+    ) -> Learner:
+        """See :meth:`Accounts.sign_in` (``password=None`` acts for the learner without one)."""
+        return self.accounts.sign_in(name, password, class_code, now, time_zone=time_zone)
 
     def learner(self, learner_id: int) -> Learner | None:
-        with reading(self.engine) as conn:
-            row = conn.execute(_LEARNER, {"learner_id": learner_id}).first()
-        return Learner(row.id, row.name, row.class_id) if row else None
+        return self.accounts.learner(learner_id)
 
-    # --- questions ------------------------------------------------------------------------
-    def save_question(self, learner_id: int, question: Question, now: datetime) -> None:
-        data = json.dumps(question.to_dict(), ensure_ascii=False)
+    # --- introductions ----------------------------------------------------------------------
+    def introduce(self, learner_id: int, fact: str, now: datetime) -> None:
         with self.engine.begin() as conn:
-            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-            stmt = dialect.insert(questions).values(
-                learner_id=learner_id, item_id=question.item_id, question_json=data, presented_at=now
-            )
-            conn.execute(
-                stmt.on_conflict_do_update(
-                    index_elements=["learner_id", "item_id"],
-                    set_={"question_json": stmt.excluded.question_json, "presented_at": stmt.excluded.presented_at},
-                )
-            )
-
-    def question(self, learner_id: int, item_id: str) -> tuple[Question, datetime] | None:
-        with reading(self.engine) as conn:
-            row = conn.execute(_QUESTION, {"learner_id": learner_id, "item_id": item_id}).first()
-        if row is None:
-            return None
-        return Question.from_dict(json.loads(row.question_json)), row.presented_at
+            _insert_ignore(conn, intros, ["learner_id", "fact"], learner_id=learner_id, fact=fact, seen_at=now)
 
     # --- reviews --------------------------------------------------------------------------
     def record(
@@ -175,13 +130,17 @@ class ReviewStore:
         now: datetime,
         duration_ms: int | None = None,
         answer_id: str | None = None,
-        describe: Callable[[fsrs.Card], dict[str, object]] | None = None,
+        token_id: str | None = None,
+        class_id: int | None = None,
+        describe: Callable[[Review], dict[str, object]] | None = None,
     ) -> fsrs.Card:
         """Review the learner's card for ``item_id`` and log it, in one transaction.
 
-        ``describe(card)`` gives the response to the answer, logged with it: a retry of the same
-        ``answer_id`` gets that response back (see :meth:`logged_result`) and is not reviewed twice —
-        two concurrent retries fail on the unique key (``learner_id``, ``answer_id``) and roll back.
+        ``describe(review)`` gives the response to the answer, logged with it: a retry of the same
+        ``answer_id`` or ``token_id`` gets that response back (see :meth:`logged_result`) and is not
+        reviewed twice — two concurrent retries fail on the unique keys and roll back. Until a card
+        has graduated to review, an automatic Easy counts as Good: a first answer (after an
+        introduction, or a lucky guess) goes through the learning steps.
         """
         with self.engine.begin() as conn:
             key = (cards.c.learner_id == learner_id) & (cards.c.item_id == item_id)
@@ -207,11 +166,13 @@ class ReviewStore:
                 # a later answer to this card (another tab) took the lock first: log this one after
                 # it, so that the logs' times keep the order the card was reviewed in
                 now = row.last_review
-            card = fsrs.Card.from_json(row.card_json)
-            card, log = self.scheduler.review_card(card, RATINGS[rating], now, duration_ms)
+            before = fsrs.Card.from_json(row.card_json)
+            if rating == RatingName.EASY and before.state != fsrs.State.Review:
+                rating = RatingName.GOOD
+            card, log = self.scheduler.review_card(before, RATINGS[rating], now, duration_ms)
             values = {"card_json": card.to_json(), "due": card.due, "last_review": now}
             conn.execute(cards.update().where(key).values(reps=row.reps + 1, **values))
-            result = describe(card) if describe is not None else None
+            result = describe(Review(card, before, rating)) if describe is not None else None
             conn.execute(
                 review_logs.insert().values(
                     learner_id=learner_id,
@@ -223,18 +184,71 @@ class ReviewStore:
                     duration_ms=duration_ms,
                     answer_json=json.dumps(answer, ensure_ascii=False),
                     answer_id=answer_id,
+                    token_id=token_id,
+                    class_id=class_id,
+                    card_before=row.card_json,
                     result_json=json.dumps(result, ensure_ascii=False) if result is not None else None,
                 )
             )
         return card
 
-    def logged_result(self, learner_id: int, answer_id: str) -> dict[str, object] | None:
-        """The result already given for this answer id, if the answer was logged."""
+    def rate(
+        self,
+        learner_id: int,
+        token_id: str,
+        rating: RatingName,
+        *,
+        guessed: bool = False,
+        describe: Callable[[Review], dict[str, object]] | None = None,
+    ) -> tuple[fsrs.Card, sa.Row]:
+        """The learner's own rating of an answer (Anki's again/hard/good/easy, or "guessed", which
+        counts as Again): the card is reviewed again from where it was before the answer, at the
+        answer's time. Only the card's latest answer can be rated; a wrong one only as Again."""
+        with self.engine.begin() as conn:
+            log = conn.execute(
+                sa.select(review_logs).where(
+                    (review_logs.c.learner_id == learner_id) & (review_logs.c.token_id == token_id)
+                )
+            ).first()
+            if log is None or log.card_before is None:
+                raise KeyError(token_id)
+            later = conn.execute(
+                sa.select(sa.func.count()).where(
+                    (review_logs.c.learner_id == learner_id)
+                    & (review_logs.c.item_id == log.item_id)
+                    & (review_logs.c.id > log.id)
+                )
+            ).scalar()
+            if later:
+                raise AlreadyRatedError("this item has been answered again since")
+            if not log.correct and rating != RatingName.AGAIN:
+                raise AlreadyRatedError("a wrong answer can only be rated again")
+            before = fsrs.Card.from_json(log.card_before)
+            card, review = self.scheduler.review_card(before, RATINGS[rating], log.reviewed_at, log.duration_ms)
+            key = (cards.c.learner_id == learner_id) & (cards.c.item_id == log.item_id)
+            conn.execute(cards.update().where(key).values(card_json=card.to_json(), due=card.due))
+            changes: dict[str, object] = {"rating": int(review.rating), "guessed": guessed}
+            if describe is not None:
+                changes["result_json"] = json.dumps(describe(Review(card, before, rating)), ensure_ascii=False)
+            conn.execute(review_logs.update().where(review_logs.c.id == log.id).values(**changes))
+        return card, log
+
+    def logged_result(
+        self, learner_id: int, *, answer_id: str | None = None, token_id: str | None = None
+    ) -> dict[str, object] | None:
+        """The result already given for this answer id or question token, if it was answered."""
+        keys = []
+        if answer_id is not None:
+            keys.append(review_logs.c.answer_id == answer_id)
+        if token_id is not None:
+            keys.append(review_logs.c.token_id == token_id)
+        if not keys:
+            return None
         with reading(self.engine) as conn:
             row = conn.execute(
-                sa.select(review_logs.c.result_json).where(
-                    (review_logs.c.learner_id == learner_id) & (review_logs.c.answer_id == answer_id)
-                )
+                sa.select(review_logs.c.result_json)
+                .where((review_logs.c.learner_id == learner_id) & sa.or_(*keys))
+                .order_by(review_logs.c.id)
             ).first()
         return json.loads(row.result_json) if row and row.result_json else None
 
@@ -245,13 +259,17 @@ class ReviewStore:
             r.item_id: CardRow(r.item_id, fsrs.Card.from_json(r.card_json), r.due, r.reps, r.created_at) for r in rows
         }
 
-    def agenda(self, learner_id: int, now: datetime) -> Agenda:
-        """The learner's :class:`Agenda` in two queries (the ids as one string, and the due
+    def agenda(self, learner_id: int, now: datetime, zone: tzinfo = DEFAULT_ZONE) -> Agenda:
+        """The learner's :class:`Agenda` in three small queries (ids as strings, and the due
         cards) instead of loading and parsing every card as :meth:`cards` does."""
         with reading(self.engine) as conn:
-            ids, today = conn.execute(_SEEN, {"learner_id": learner_id, "start": day_start(now)}).one()
+            ids, created, reviewed = conn.execute(
+                _SEEN, {"learner_id": learner_id, "start": day_start(now, zone)}
+            ).one()
             due = conn.execute(_DUE, {"learner_id": learner_id, "now": now}).all()
-        return Agenda(frozenset(ids.split("\x1f") if ids else ()), dict(due), today)  # type: ignore[arg-type]
+            introduced = conn.execute(_INTROS, {"learner_id": learner_id}).scalar()
+        created_today = _split(created)
+        return Agenda(_split(ids), dict(due), len(created_today), created_today, _split(reviewed), _split(introduced))  # type: ignore[arg-type]
 
     def logs(self, learner_id: int) -> list[sa.Row]:
         with reading(self.engine) as conn:
@@ -260,24 +278,3 @@ class ReviewStore:
                     sa.select(review_logs).where(review_logs.c.learner_id == learner_id).order_by(review_logs.c.id)
                 ).all()
             )
-
-
-def pick_next(items: Sequence[QuizItem], agenda: Agenda, *, new_limit: int) -> QuizItem | None:
-    """Due items first (the most overdue first), then new items in the text's order, at most
-    ``new_limit`` new items a day (UTC)."""
-    due = [(agenda.due[i.id], i.sort_key, i) for i in items if i.id in agenda.due]
-    if due:
-        return min(due, key=lambda t: (t[0], t[1]))[2]
-    if agenda.started_today >= new_limit:
-        return None
-    return next((i for i in items if i.id not in agenda.seen), None)
-
-
-def next_due(items: Iterable[QuizItem], known: dict[str, CardRow], now: datetime) -> datetime:
-    """When something is next due: the earliest card, or tomorrow when new items are waiting."""
-    ids = {i.id for i in items}
-    dues = [c.due for c in known.values() if c.item_id in ids]
-    tomorrow = day_start(now) + timedelta(days=1)
-    waiting_new = any(i not in known for i in ids)
-    candidates = dues + ([tomorrow] if waiting_new else [])
-    return min(candidates) if candidates else tomorrow

@@ -1,0 +1,110 @@
+"""Choosing what a learner studies next, pure: the learner's day (from 4 a.m. in their time zone),
+what their cards say about today (:class:`Agenda`), and the next item — due items first, then new
+ones in the text's order, a daily limit of new items per family, related questions never the same
+day."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta, tzinfo
+from typing import Any
+
+import fsrs
+
+from .accounts import DEFAULT_TIME_ZONE, zone_of
+from .catalog import QuizItem, family_of_id
+
+MASTERED_DAYS = 21.0  # FSRS stability (days) from which an item counts as mastered
+DAY_STARTS = time(4)  # a learner's day starts at 4 a.m. in their time zone (as Anki's)
+DEFAULT_ZONE = zone_of(DEFAULT_TIME_ZONE)
+NEVER = datetime(9999, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class CardRow:
+    item_id: str
+    card: fsrs.Card
+    due: datetime
+    reps: int
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Agenda:
+    """What choosing a learner's next item needs of their cards, read without parsing them."""
+
+    seen: frozenset[str]  # items the learner has a card for
+    # items due now, each with a key that sorts as its due time does (the datetime, or as read
+    # from the database: SQLite's fixed-width text, so ~300 rows need no datetime parsing)
+    due: dict[str, Any]
+    started_today: int  # cards first reviewed since the learner's day began
+    created_today: frozenset[str] = frozenset()  # those cards
+    reviewed_today: frozenset[str] = frozenset()  # items answered since the day began
+    introduced: frozenset[str] = frozenset()  # facts the learner has been introduced to
+
+    @classmethod
+    def of(cls, known: dict[str, CardRow], now: datetime, zone: tzinfo = DEFAULT_ZONE) -> Agenda:
+        start = day_start(now, zone)
+        created = frozenset(i for i, c in known.items() if c.created_at >= start)
+        return cls(frozenset(known), {i: c.due for i, c in known.items() if c.due <= now}, len(created), created)
+
+    def new_today(self, family: str) -> int:
+        return sum(1 for i in self.created_today if family_of_id(i) == family)
+
+
+def day_start(now: datetime, zone: tzinfo = DEFAULT_ZONE) -> datetime:
+    """When the learner's day began (4 a.m. in ``zone``), in UTC."""
+    local = now.astimezone(zone)
+    start = datetime.combine(local.date(), DAY_STARTS, tzinfo=zone)
+    if local < start:
+        start = datetime.combine(local.date() - timedelta(days=1), DAY_STARTS, tzinfo=zone)
+    return start.astimezone(UTC)
+
+
+def pick_next(
+    items: Sequence[QuizItem], agenda: Agenda, *, new_limit: int, facts: Mapping[str, str] | None = None
+) -> QuizItem | None:
+    """Due items first (the most overdue first), then new items in the text's order, at most
+    ``new_limit`` new items a day of each family (vocabulary, order …), so that one family's
+    limit never closes another's.
+
+    An item whose fact (``facts``: item id → fact, default the item's own) another item was
+    answered about today waits for another day: related questions never come the same day.
+    """
+
+    def fact(item_id: str) -> str:
+        return facts.get(item_id, item_id) if facts is not None else item_id
+
+    busy = {fact(i) for i in agenda.reviewed_today | agenda.created_today}
+    today = agenda.reviewed_today | agenda.created_today
+
+    def blocked(item: QuizItem) -> bool:
+        return item.id not in today and fact(item.id) in busy
+
+    due = [(agenda.due[i.id], i.sort_key, i) for i in items if i.id in agenda.due and not blocked(i)]
+    if due:
+        return min(due, key=lambda t: (t[0], t[1]))[2]
+    counts: dict[str, int] = {}
+    for item in items:
+        if item.id in agenda.seen or blocked(item):
+            continue
+        family = str(item.family)
+        if family not in counts:
+            counts[family] = agenda.new_today(family)
+        if counts[family] < new_limit:
+            return item
+    return None
+
+
+def next_due(
+    items: Iterable[QuizItem], known: dict[str, CardRow], now: datetime, zone: tzinfo = DEFAULT_ZONE
+) -> datetime:
+    """When something is next due: the earliest card, or tomorrow when new items are waiting."""
+    ids = {i.id for i in items}
+    dues = [c.due for c in known.values() if c.item_id in ids]
+    tomorrow = day_start(now, zone) + timedelta(days=1)
+    waiting_new = any(i not in known for i in ids)
+    blocked = any(d <= now for d in dues)  # due, but a related question was answered today
+    candidates = [d for d in dues if d > now] + ([tomorrow] if waiting_new or blocked else [])
+    return min(candidates) if candidates else tomorrow

@@ -1,0 +1,76 @@
+"""What the quiz teaches around a question, pure: the introduction of a new fact (``kind:
+"intro"``) and the context shown with the verdict — the term, its reading, each gloss with its
+commentator and place, the example in its passage with the term marked, the modern stage name;
+for an ordering item, the window in its right order with modern names.
+
+Everything here is data (text and character offsets); the web app escapes and renders it.
+"""
+
+from __future__ import annotations
+
+from .catalog import Catalog, Family, QuizItem
+
+MAX_GLOSSES = 4
+
+
+def _stage(catalog: Catalog, stage_id: str | None) -> dict[str, object] | None:
+    info = catalog.stages.get(stage_id) if stage_id else None
+    if info is None:
+        return None
+    return {"id": info.id, "rite": info.rite, "name": info.name, "modern": info.modern}
+
+
+def _highlight(text: str, term: str, normalized: str) -> list[int] | None:
+    """[start, end) of the term in ``text`` (as written, else normalised), or None."""
+    for form in (term, normalized):
+        at = text.find(form) if form else -1
+        if at >= 0:
+            return [at, at + len(form)]
+    return None
+
+
+def teaching(item: QuizItem, catalog: Catalog) -> dict[str, object]:
+    """What introduces ``item``'s fact and explains its answer (the same for both)."""
+    if item.family == Family.VOCAB:
+        term = item.term
+        assert term is not None
+        glosses = [
+            {
+                "gloss": g.gloss,
+                "commentator": g.speaker,
+                "rite": g.rite,
+                "stage": _stage(catalog, g.stage_id),
+                "line": g.line,
+            }
+            for g in term.glosses[:MAX_GLOSSES]
+        ]
+        example = None
+        if term.example is not None:
+            ex = term.example
+            example = {
+                "text": ex.text,
+                "highlight": _highlight(ex.text, term.term, term.normalized),
+                "rite": ex.rite,
+                "stage": _stage(catalog, ex.stage_id),
+                "line": ex.line,
+            }
+        return {
+            "term": term.term,
+            "reading": term.pinyin,
+            "category": term.category,
+            "glosses": glosses,
+            "example": example,
+            "stage": _stage(catalog, item.stage_id),
+            "rite": item.rite,
+        }
+    seq = item.sequence
+    assert seq is not None
+    start, size = item.window
+    window = seq.elements[start : start + size]
+    return {
+        "title": seq.title,
+        "rite": item.rite,
+        "stage": _stage(catalog, seq.stage_id or item.stage_id if item.direction == "steps" else None),
+        "sequence": [{"text": e.text, "modern": e.modern} for e in window],
+        "position": [start + 1, len(seq.elements)],
+    }
