@@ -18,7 +18,7 @@ from study.paths import default_text_paths
 
 from . import api, pages, ratelimit, teacher
 from .i18n import t
-from .security import check_csrf, csrf_token, limit_body, secret_key, secure_headers
+from .security import check_csrf, csrf_token, harden, limit_body, secret_key, secure_headers
 from .state import init_state
 
 
@@ -49,6 +49,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.update(test_config)
     app.config["SECRET_KEY"] = secret_key(app, production=bool(app.config["PRODUCTION"]) and not app.testing)
+    harden(app)
     state = init_state(app)
     ratelimit.init_app(app, state.store.engine)
 
