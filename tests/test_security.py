@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import secrets
 import shutil
 import sqlite3
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
+import zipfile
 
 import pytest
 from click.testing import CliRunner
@@ -233,3 +238,50 @@ def test_a_control_character_in_a_form_is_a_400_with_a_message(client):
     token = html.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
     r = client.post("/teacher/signup", data={"name": "王\x01", "password": "x" * 12, "csrf_token": token})
     assert r.status_code == 400 and "控制字符" in r.get_data(as_text=True)
+
+
+# --- files written for other programs --------------------------------------------------------
+
+
+def test_a_deck_name_with_markup_stays_text_in_the_anki_description(tmp_path):
+    name = "<img src=x onerror=alert(1)>"
+    result = _build(tmp_path, f"name: '{name}'\nrites: [乡射礼]\nkinds: [terms]\n")
+    assert result.exit_code == 0, result.output
+    with zipfile.ZipFile(tmp_path / "out.apkg") as z:
+        (tmp_path / "col.anki2").write_bytes(z.read("collection.anki2"))
+    with sqlite3.connect(tmp_path / "col.anki2") as conn:
+        decks = json.loads(conn.execute("SELECT decks FROM col").fetchone()[0])
+    descriptions = [d["desc"] for d in decks.values() if d.get("desc")]
+    assert descriptions and all("<" not in d and ">" not in d for d in descriptions)
+    assert any("&lt;img src=x onerror=alert(1)&gt;" in d for d in descriptions)
+
+
+def test_the_deck_csv_neutralises_spreadsheet_formulas(tmp_path):
+    spec = (
+        "name: 公式\nrites: [乡射礼]\nkinds: [terms]\nterms:\n  extra:\n"
+        '    - {term: 射侯, gloss: "=HYPERLINK(\\"http://evil.example\\",\\"x\\")"}\n'
+        '    - {term: 乏, gloss: "+1+1"}\n'
+    )
+    (tmp_path / "deck.yaml").write_text(spec, "utf-8")
+    result = CliRunner().invoke(cli, ["build", str(tmp_path / "deck.yaml"), "-o", str(tmp_path / "out"), "-f", "csv"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.reader(io.StringIO((tmp_path / "out.csv").read_text("utf-8"))))
+    cells = [cell for row in rows if not row[0].startswith("#") for cell in row]
+    assert any("HYPERLINK" in c for c in cells)
+    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@")]
+
+
+def test_moodle_xml_parses_whatever_text_it_is_given():
+    from study.learn.moodle import _text
+
+    root = ET.Element("quiz")
+    _text(root, "name", "甲\x01乙\x0b丙\ud800")
+    parsed = ET.fromstring(ET.tostring(root, encoding="utf-8"))
+    assert parsed.find("name/text").text == "甲乙丙"
+
+
+def test_a_control_character_in_the_deck_builder_is_refused(client):
+    html = client.get("/teacher/").get_data(as_text=True)
+    token = html.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
+    r = client.post("/teacher/deck", data={"term_1": "射", "gloss_1": "\x01", "action": "moodle", "csrf_token": token})
+    assert r.status_code == 400
