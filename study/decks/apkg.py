@@ -9,6 +9,7 @@ identity, so a rebuilt package updates the notes a student has, keeping their re
 from __future__ import annotations
 
 import hashlib
+import html
 import itertools
 import sqlite3
 import time
@@ -98,7 +99,8 @@ def package(notes: Sequence[NoteData], *, description: str = "") -> genanki.Pack
     decks: dict[str, genanki.Deck] = {}
     for n in notes:
         if n.deck not in decks:
-            decks[n.deck] = genanki.Deck(deck_id(n.deck), n.deck, description)
+            # Anki desktop shows the description as HTML: a deck named <img onerror=…> stays text
+            decks[n.deck] = genanki.Deck(deck_id(n.deck), n.deck, html.escape(description))
         decks[n.deck].add_note(_note(n, models[n.model]))
     return genanki.Package(list(decks.values()))
 

@@ -7,7 +7,8 @@
   (Anki reads it too, as Basic notes).
 
 Both hold plain text (HTML off), one row per note that has a front and back: terms, passages
-with a translation, and the position of each stage or step.
+with a translation, and the position of each stage or step. A cell that a spreadsheet would run
+as a formula (``=``, ``+``, ``-``, ``@``) starts with an apostrophe.
 """
 
 from __future__ import annotations
@@ -23,8 +24,18 @@ from .markup import plain
 from .notedata import NoteData
 
 
+def spreadsheet_cell(text: str) -> str:
+    """``text`` that a spreadsheet opening the file shows as text, never runs as a formula
+    (``=HYPERLINK(…)``, ``+1``, ``@SUM(…)``): such a cell gets a leading apostrophe (OWASP's advice)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def _rows(notes: Sequence[NoteData]) -> list[tuple[NoteData, str, str]]:
-    return [(n, plain(n.plain[0]), plain(n.plain[1])) for n in notes if n.plain and n.plain[0] and n.plain[1]]
+    return [
+        (n, spreadsheet_cell(plain(n.plain[0])), spreadsheet_cell(plain(n.plain[1])))
+        for n in notes
+        if n.plain and n.plain[0] and n.plain[1]
+    ]
 
 
 def csv_guid(note: NoteData) -> str:
@@ -48,7 +59,7 @@ def write_csv(notes: Sequence[NoteData], out: Path) -> int:
     writer = csv.writer(buf, lineterminator="\n")
     rows = _rows(notes)
     for n, front, back in rows:
-        writer.writerow([csv_guid(n), front, back, n.deck, " ".join(n.tags)])
+        writer.writerow([csv_guid(n), front, back, spreadsheet_cell(n.deck), spreadsheet_cell(" ".join(n.tags))])
     atomic_write(out, lambda f: f.write(buf.getvalue().encode("utf-8")))
     return len(rows)
 

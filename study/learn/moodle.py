@@ -11,6 +11,7 @@ answers in the right order (ordering).
 from __future__ import annotations
 
 import random
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
@@ -27,14 +28,22 @@ GRADING = {
 BOOK = "礼经本义"
 
 
+_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(value: str) -> str:
+    """``value`` without the characters XML 1.0 cannot hold (the file would not parse)."""
+    return _NOT_XML.sub("", value)
+
+
 def _text(parent: ET.Element, tag: str, value: str, *, fmt: str | None = None) -> ET.Element:
     el = ET.SubElement(parent, tag, {"format": fmt} if fmt else {})
-    ET.SubElement(el, "text").text = value
+    ET.SubElement(el, "text").text = xml_text(value)
     return el
 
 
 def _simple(parent: ET.Element, tag: str, value: str) -> None:
-    ET.SubElement(parent, tag).text = value
+    ET.SubElement(parent, tag).text = xml_text(value)
 
 
 def _header(quiz: ET.Element, qtype: str, name: str, question: str) -> ET.Element:
