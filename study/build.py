@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .decks.apkg import write_apkg
@@ -16,15 +16,18 @@ from .decks.notedata import NoteData
 from .decks.selection import select
 from .errors import CorpusFormatError, GlossaryError
 from .model import Corpus, Document, Term
-from .paths import decks_dir, default_text_paths, texts_dir
+from .paths import corpus_files, decks_dir, default_text_paths, texts_dir
 from .terms.glossary import CURATED_FILE, Curated, build_terms, load_curated
 from .text.align import align_document
+from .text.attach import attach_translations
 from .text.formats import read_text
+from .text.kanripo_lines import is_mandoku
 from .text.manifest import Manifest, find_manifest
 
 
 def load_document(path: Path, manifest: Manifest | None = None) -> Document:
-    """Read and parse one text; the manifest beside it names the rite it opens in."""
+    """Read and parse one text; the manifest beside it names the rite it opens in, whether it is
+    an excerpt (节选), and which translation texts attach to it."""
     manifest = manifest if manifest is not None else find_manifest(path)
     entry = manifest.entry(path.name)
     try:
@@ -38,7 +41,19 @@ def load_document(path: Path, manifest: Manifest | None = None) -> Document:
         book=manifest.book,
         rites=entry.rites if entry else (),
     )
-    return align_document(doc)
+    doc = align_document(doc)
+    role = entry.role if entry is not None else None
+    if role in ("translation", "excerpt") or (role is None and not is_kanripo(data)):
+        doc = replace(doc, excerpt=True)  # a part of its rites: never presented as a whole rite
+    for name in manifest.translations_for(path.name):
+        source = path.parent / name
+        if source.is_file():
+            doc, _ = attach_translations(doc, load_document(source, manifest))
+    return doc
+
+
+def is_kanripo(data: bytes) -> bool:
+    return is_mandoku(data[:4096].decode("utf-8", "ignore"))
 
 
 def default_glossary_path() -> Path:
@@ -143,7 +158,7 @@ def spec_paths(spec: DeckSpec) -> tuple[list[Path], Path, list[tuple[int | None,
             key = f"texts[{i}]" if f"texts[{i}]" in spec.lines else "texts"
             problems.append((spec.line(key), f"{key}: unknown text {name!r} (in {texts}: {', '.join(available)})"))
     if not spec.texts:
-        paths = [texts / name for name in available]
+        paths = corpus_files(texts)
     if spec.glossary:
         glossary = confined(folder, spec.glossary)
         if glossary is None:  # /etc/shadow, ../../x: refused before anything is read

@@ -57,9 +57,14 @@ def inspect(path: Path, as_json: bool) -> None:
         json.dump(doc.to_dict(), sys.stdout, ensure_ascii=False, indent=1)
         click.echo()
         return
-    click.echo(doc.file)
+    click.echo(doc.file + ("  (节选 excerpt: part of its rites only)" if doc.excerpt else ""))
     for rite in doc.rites:
-        click.echo(f"{rite.name}  ({len(rite.stages)} stages)")
+        if not rite.stages:
+            note = "".join(s.text for s in rite.commentary)
+            click.echo(f"{rite.name}  (no stages: title only{'，' + note if note else ''})")
+            continue
+        label = "节选, " if doc.excerpt else ""
+        click.echo(f"{rite.name}  ({label}{len(rite.stages)} stages)")
         for n, stage in enumerate(rite.stages, 1):
             name = stage.name or "(unnamed, the excerpt ends here)"
             modern = f" — {stage.modern_name}" if stage.modern_name else ""

@@ -22,5 +22,27 @@ def texts_dir() -> Path:
 
 
 def default_text_paths() -> list[Path]:
-    """The texts the project carries, in file-name order."""
-    return sorted(texts_dir().glob("*.txt"))
+    """The texts the project carries (its corpus), in file-name order."""
+    return corpus_files(texts_dir())
+
+
+NOT_CORPUS = ("translation", "excerpt")  # manifest roles of texts the book supersedes
+
+
+def corpus_files(folder: Path) -> list[Path]:
+    """``folder``'s ``*.txt`` except those its ``manifest.yaml`` gives the role ``translation`` (a
+    source of modern translation attached to the book) or ``excerpt`` (part of a rite the book
+    holds whole). A manifest that cannot be read here excludes nothing; its reader reports it."""
+    import yaml
+
+    excluded: set[str] = set()
+    manifest = folder / "manifest.yaml"
+    if manifest.is_file():
+        try:
+            data = yaml.safe_load(manifest.read_text("utf-8")) or {}
+            for name, entry in (data.get("texts") or {}).items():
+                if isinstance(entry, dict) and entry.get("role") in NOT_CORPUS:
+                    excluded.add(str(name))
+        except (yaml.YAMLError, AttributeError, UnicodeDecodeError):
+            pass
+    return sorted(p for p in folder.glob("*.txt") if p.name not in excluded)

@@ -9,6 +9,7 @@ from ..errors import ManifestError
 from ..yamlsrc import load_yaml, read_source
 
 MANIFEST = "manifest.yaml"
+ROLES = ("book", "translation", "excerpt")
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,12 @@ class TextEntry:
     juan: tuple[int, ...] = ()
     first_rite: str | None = None
     translation: bool | None = None
+    role: str | None = None  # book | translation (attaches to attach_to) | excerpt (节选, not in the corpus)
+    attach_to: tuple[str, ...] = ()
+
+    @property
+    def in_corpus(self) -> bool:
+        return self.role in (None, "book")
 
 
 @dataclass(frozen=True)
@@ -30,6 +37,10 @@ class Manifest:
 
     def entry(self, file: str) -> TextEntry | None:
         return self.texts.get(file)
+
+    def translations_for(self, file: str) -> list[str]:
+        """The translation texts whose modern translation attaches to ``file``."""
+        return [e.file for e in self.texts.values() if e.role == "translation" and file in e.attach_to]
 
 
 def parse_manifest(text: str, path: str) -> Manifest:
@@ -53,7 +64,7 @@ def parse_manifest(text: str, path: str) -> Manifest:
             problems.append((doc.line("texts", file), f"{file}: entry must be a mapping"))
             continue
         for key in entry:
-            if key not in ("rites", "juan", "first_rite", "translation"):
+            if key not in ("rites", "juan", "first_rite", "translation", "role", "attach_to"):
                 problems.append((doc.line("texts", file, key), f"{file}: unknown key {key!r}"))
         rites = entry.get("rites") or []
         juan = entry.get("juan") or []
@@ -67,7 +78,19 @@ def parse_manifest(text: str, path: str) -> Manifest:
         if first is not None and not isinstance(first, str):
             problems.append((doc.line("texts", file, "first_rite"), f"{file}: first_rite must be a name"))
             first = None
-        texts[str(file)] = TextEntry(str(file), tuple(rites), tuple(juan), first, entry.get("translation"))
+        role = entry.get("role")
+        if role is not None and role not in ROLES:
+            problems.append((doc.line("texts", file, "role"), f"{file}: role must be one of {', '.join(ROLES)}"))
+            role = None
+        attach = entry.get("attach_to") or []
+        if not isinstance(attach, list) or not all(isinstance(a, str) for a in attach):
+            problems.append((doc.line("texts", file, "attach_to"), f"{file}: attach_to must be a list of files"))
+            attach = []
+        if attach and role != "translation":
+            problems.append((doc.line("texts", file, "attach_to"), f"{file}: attach_to needs role: translation"))
+        texts[str(file)] = TextEntry(
+            str(file), tuple(rites), tuple(juan), first, entry.get("translation"), role, tuple(attach)
+        )
     if problems:
         raise ManifestError.many(problems, path=path)
     return Manifest(str(data.get("book") or "礼经本义"), str(data.get("author") or ""), texts)
