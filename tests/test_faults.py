@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
+from pathlib import Path
 
 import sqlalchemy as sa
 
@@ -72,4 +73,45 @@ def test_database_unavailable_gives_503_then_recovers_without_corruption(databas
     if database_url.startswith("sqlite"):
         with sqlite3.connect(database_url.removeprefix("sqlite:///")) as conn:
             assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    dispose(app)
+
+
+def test_a_database_file_deleted_while_serving_answers_503_not_acknowledged(tmp_path):
+    from web import create_app
+
+    path = tmp_path / "study.sqlite"
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": f"sqlite:///{path}", "DATABASE_TIMEOUT": 1})
+    api = Api(app.test_client())
+    item = api.question(kind="vocab")
+    question = shown(app, item)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    r = api.answer(item["id"], question.accepted[0])
+    assert r.status_code == 503 and r.get_json()["error"]
+    assert api.client.get("/api/progress").status_code == 503
+    assert not path.exists()  # and no empty database was made in its place
+    dispose(app)
+
+
+def test_a_connection_that_turned_read_only_is_discarded(database_url):
+    from web import create_app
+
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": database_url, "RANDOM_SEED": 4, "DATABASE_TIMEOUT": 1}
+    )
+    api = Api(app.test_client())
+    item = api.question(kind="vocab")
+    question = shown(app, item)
+    engine = app.extensions["study"].store.engine
+    engine.dispose()
+    raw = engine.raw_connection()  # the pool's only connection from now on: make it read-only
+    sql = "PRAGMA query_only = ON" if database_url.startswith("sqlite") else "SET default_transaction_read_only = on"
+    cursor = raw.cursor()
+    cursor.execute(sql)
+    cursor.close()
+    raw.commit()
+    raw.close()  # back into the pool
+    assert api.answer(item["id"], question.accepted[0]).status_code == 503
+    r = api.answer(item["id"], question.accepted[0])  # permissions are back: a fresh connection
+    assert r.status_code == 200, r.get_json()
     dispose(app)
