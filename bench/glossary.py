@@ -54,7 +54,8 @@ def _chapters(label: str, folder: Path, verbose: bool) -> None:
 
 
 def _seeds() -> None:
-    docs = [load_document(ROOT / "decks" / "texts" / f) for f in SEEDS]
+    places = (ROOT / "decks" / "texts", ROOT / "tests" / "data")  # seed 004 moves to the test data
+    docs = [load_document(next(d / f for d in places if (d / f).is_file())) for f in SEEDS]
     s = score_seeds(ROOT / "tests" / "data" / "glosses_gold.tsv", [g for d in docs for g in extract_glosses(d)])
     print(
         f"seeds: recall {s.recall:.3f} ({s.recalled}/{s.vocabulary}, vocabulary), precision {s.precision:.3f} "

@@ -61,11 +61,17 @@ GLOSS_OPEN_BAD = (
     "虽",
     "必",
     "宜",
+    "将以",  # 「将以酬賔」: a purpose
+    "为将",  # 「為將儐尸」: a purpose
+    "象",  # 「象神之恭黙」: what an act imitates, a reason
+    "已",  # 「已之酢禮畢」: what has happened
+    "并",  # 「並用者」: how things are done together
+    "用",  # 「用棜」: what is used, narration
 )
 # A definiens that argues rather than defines: a reason, a purpose, a comparison, a rule.
 REASON = re.compile(
     r"故|.所以|^所以[^者]*$|欲|恐|示|不敢|不可|宜|尊|卑|避|然后|可知|是也|同也|异也|非|变于|别于|异于|亦|重其|敬|为之|"
-    r"当|必|则|乃|未|既|盖|矣|焉|乎|哉|耳|言其|此|彼|若|如|虽|皆|又|云|曰|谓之|犹言"
+    r"当|必|则|乃|未|既|盖|矣|焉|乎|哉|耳|言其|此|彼|若|如|虽|皆|又|云|曰|谓|犹言|取其"
 )
 SPEECH = ("告", "命", "对", "请", "言", "云", "辞", "答", "问", "祝", "呼", "称")
 MARKERS = ("犹言", "谓", "犹", "即", "者")
@@ -114,6 +120,7 @@ class Found:
     formula: str
     offset: int  # in the segment text
     speaker: str | None = None  # a commentator named inside the segment (「髙紫超謂…」)
+    how: str = ""  # where the definiens ended (end: at 也; anchor: at the next word of the text; zhe: at 者)
 
 
 def _speakers() -> re.Pattern[str]:
@@ -292,19 +299,41 @@ def _walk(
         if cut < g_end - g_start:
             g_end, last = g_start + cut, False
             kind = "zhe" if norm[g_end - 1] == "者" else "opener"
+        second = next((i for i in range(3, g_end - g_start) if norm[g_start + i] in NEGATION), 0)
+        if norm[g_start] in NEGATION and second and sum(ch in NEGATION for ch in head) == 1:
+            g_end, last, kind = g_start + second, False, "negation"  # 「無執不執圭玉不陳重器」
         gloss = norm[g_start:g_end]
         how = "end" if (closed and last) else kind
+        if len(head) == 1 and _inside_longer(head, norm[g_end : g_end + 40], ctx):
+            continue
         # Precision first: a definiens at the clause start closed by 也, by the next word of the
         # text or by 者, or opened by 谓/犹/者, is kept; one cut before a new statement or found
         # in mid-clause was wrong more often than right (counted on the hand-checked chapters,
         # see README) and is left out.
-        confident = pos == start and (how in ("end", "anchor", "zhe") or marker in ("谓", "犹", "犹言", "者"))
+        confident = pos == start and (
+            how in ("end", "anchor", "zhe", "negation")
+            and (how != "anchor" or not has_act(gloss))
+            or marker in ("犹", "犹言", "者")
+            or marker == "谓"
+            and how != "opener"
+        )
         if confident and _good(head, gloss, marker, closed and last, ctx, where):
-            yield from _emit(text, pos, head, g_start, g_end, gloss, marker, speaker)
+            yield from _emit(text, pos, head, g_start, g_end, gloss, marker, speaker, how)
             rest = norm[g_end:stop]
             m = re.match(r"(谓|即|犹言|犹)(.{1,8})$", rest)
             if m and gloss_ok(m[2]) and closed and stop == end:  # 「奉所奉以致命者謂束帛也」
                 yield Found(text[pos : pos + len(head)], text[g_end + len(m[1]) : stop], _FORMULA[m[1]], pos, speaker)
+
+
+def _inside_longer(head: str, after: str, ctx: Context) -> bool:
+    """「宗法五世…宗室大宗子之家也」: a character the passage only writes inside a longer word
+    (宗室), which the commentary glosses further on, is not a headword of its own."""
+    for i in range(1, len(after) - 1):
+        word = after[i : i + 2]
+        opens = after[i - 1] in "也。"  # the longer word opens a gloss of its own
+        if opens and word[0] == head and ctx.classical.count(word) == ctx.classical.count(head):
+            return True
+    return False
 
 
 def _good(head: str, gloss: str, marker: str, closed: bool, ctx: Context, where: int) -> bool:
@@ -316,8 +345,30 @@ def _good(head: str, gloss: str, marker: str, closed: bool, ctx: Context, where:
         return False  # a definiens ends at 也, or is short where the next word of the text opens
     if head[0] in NEGATION and gloss[0] not in NEGATION:
         return False  # 「不視」 is an act of the text, not a word
-    if gloss[0] == "不" and head[0] not in NEGATION:
-        return False
+    if gloss[0] in NEGATION and not set(head) & NEGATION:
+        return False  # 「衆介無應對危辱之責」: a statement about the word, not its meaning
+    if category_of(head) == "role" and len(gloss) <= 2 and (gloss[-1] in SPEECH or has_act(gloss)):
+        return False  # 「賔辭也」: a person and what they do
+    if gloss[0] in "君公" and not gloss.endswith("者"):
+        return False  # 「君出入由闑東」: the ruler as the subject of a sentence
+    if gloss[0] == "有" and not gloss.endswith("者"):
+        return False  # 「繅有組垂」: there is …, narration
+    if gloss[0] == "以" and set(head) & set(gloss[1:]) - FUNCTION_CHARS:
+        return False  # 「祝饗以饗告神」: how the act of the text is done, a paraphrase
+    if re.search(r"^[反出入升降適就至立坐退進].*[於于]", gloss) and not set(gloss[0]) & set(head):
+        return False  # 「徹鼎反於門外」: moving to a place, narration
+    if len(gloss) <= 3 and gloss[-1] in NUMERALS or category_of(head) == "role" and set(gloss) & NUMERALS:
+        return False  # 「拜送二」「主人羊俎六」: how many, not what
+    if len(head) == 1 and len(gloss) <= 3 and gloss.endswith("位"):
+        return False  # 「復賔位也」: going back to a place, narration
+    if has_act(head) and category_of(gloss) == "role":
+        return False  # 「薦脯醢宰夫也」: who does it, not what it is
+    if re.search(r"[东西南北]面", gloss) and has_act(gloss) and not re.search(r"[东西南北]面", head):
+        return False  # 「門東西面拜」: where someone stands to act, narration
+    if len(head) == 1 and head + gloss[0] in ctx.classical:
+        return False  # 「致爵于主人」: the text read on, not a meaning
+    if len(head) >= 2 and len(gloss) > 2 and gloss[-2] in head and gloss[-1] in head and gloss[0] not in head:
+        return False  # 「自公左賛幣自左」: someone doing the words of the text, a sentence
     if len(head) >= 3 and any(ch in head[1:-1] for ch in "于在"):
         return False  # 「舍于朝」: a clause of the text, not a word
     if marker:
@@ -328,7 +379,7 @@ def _good(head: str, gloss: str, marker: str, closed: bool, ctx: Context, where:
         return False  # a long definiens that retells the text's own words: narration
     if len(head) >= 3 and not (set(head) & set(gloss)):
         return False  # a long phrase of the text followed by words sharing nothing: a sentence
-    if category_of(head) == "role" and not gloss.endswith("者") and len(gloss) > 4:
+    if category_of(head) == "role" and not gloss.endswith("者") and (len(gloss) > 4 or has_act(gloss)):
         return False  # a person followed by what they do
     if len(gloss) >= 2 and gloss[:2] in ctx.classical:
         return False  # the definiens goes on with the text itself: narration
@@ -336,6 +387,15 @@ def _good(head: str, gloss: str, marker: str, closed: bool, ctx: Context, where:
     if len(follow) == 2 and _in_order(follow, gloss):
         return False  # it retells the words that follow in the text: a paraphrase
     return not (gloss.startswith("以") and any(ch in head for ch in "面上下东西南北左右"))
+
+
+NUMERALS = set("一二三四五六七八九十")
+FUNCTION_CHARS = set("之以而于为其者也所")
+
+
+def has_act(text: str) -> bool:
+    """A word of action (lexicon category) in ``text``."""
+    return any(category_of(text[i : i + n]) == "action" for n in (2, 1) for i in range(len(text) - n + 1))
 
 
 def _in_order(chars: str, text: str) -> bool:
@@ -349,13 +409,13 @@ def _in_order(chars: str, text: str) -> bool:
 
 
 def _emit(
-    text: str, pos: int, head: str, g_start: int, g_end: int, gloss: str, marker: str, speaker: str | None
+    text: str, pos: int, head: str, g_start: int, g_end: int, gloss: str, marker: str, speaker: str | None, how: str
 ) -> Iterator[Found]:
     term = text[pos : pos + len(head)]
     formula = _FORMULA[marker]
     inner = gloss.find("即", 2)
     if inner > 0 and not marker and 2 <= len(gloss) - inner - 1 <= 6 and not any(c in gloss[:inner] for c in "既已"):
-        yield Found(term, text[g_start : g_start + inner], formula, pos, speaker)
-        yield Found(term, text[g_start + inner + 1 : g_end], "ji", pos, speaker)
+        yield Found(term, text[g_start : g_start + inner], formula, pos, speaker, how)
+        yield Found(term, text[g_start + inner + 1 : g_end], "ji", pos, speaker, how)
     else:
-        yield Found(term, text[g_start:g_end], formula, pos, speaker)
+        yield Found(term, text[g_start:g_end], formula, pos, speaker, how)
