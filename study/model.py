@@ -212,6 +212,7 @@ class Gloss:
     formula: str = field(default="curated", compare=False)
     stage_id: str | None = field(default=None, compare=False)
     context: str = field(default="", compare=False)  # the commentary clause it was read from
+    juan: str | None = field(default=None, compare=False)  # 卷 of the book, from the document's title (卷二)
 
     def to_dict(self) -> dict[str, object]:
         return {

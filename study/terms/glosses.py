@@ -272,6 +272,27 @@ def _tail_pair(body: str, ctx: Context, *, max_gloss: int = 2, max_head: int = 3
     return best
 
 
+_JUAN = re.compile(r"卷([一二三四五六七八九十〇]+)")
+
+
+def juan_of_rite(doc: Document, rite_name: str) -> str | None:
+    """The 卷 a rite stands in, from the book titles of its document (「禮經本義卷二」 → 卷二):
+    the last such title before the rite's first line."""
+    rite = doc.rite(rite_name)
+    first = [p.lines[0] for s in rite.stages for p in s.passages if p.lines] if rite else []
+    at = rite.line if rite is not None and rite.line is not None else min(first, default=None)
+    found = None
+    for title in doc.titles:
+        if title.kind != "book":
+            continue
+        if at is not None and title.line > at:
+            break
+        m = _JUAN.search(title.text)
+        if m:
+            found = f"卷{m[1]}"
+    return found
+
+
 def _contexts(doc: Document) -> Iterator[tuple[Context, Segment]]:
     for rite in doc.rites:
         whole = normalize("".join(p.text for s in rite.stages for p in s.passages))
@@ -303,6 +324,7 @@ def extract_glosses(doc: Document) -> list[Gloss]:
     out: list[Gloss] = []
     seen: set[tuple[int, str, str]] = set()
     author = book_author(doc)
+    juans: dict[str, str | None] = {}
     # The seeds' edition (simplified script, 【…】 notes, 特牲 unpunctuated) glosses short words in
     # mid-clause, 「門西賔位也」, and is read by the clause rules tuned on it (_unpunctuated); in
     # the Kanripo book the same shapes are mostly narration (held-out precision 0.70 with them),
@@ -355,6 +377,7 @@ def extract_glosses(doc: Document) -> list[Gloss]:
                     formula=formula,
                     stage_id=ctx.stage.id,
                     context=term,
+                    juan=juans.setdefault(ctx.rite, juan_of_rite(doc, ctx.rite)),
                 )
             )
     return out

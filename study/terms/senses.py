@@ -4,15 +4,20 @@ For the cards (study/decks/) and the quiz (study/learn/):
 
 - :func:`masked_gloss` — the gloss with its headword masked (「士即衆賔」 for 衆賔 → 「士即～」), or
   ``None`` when masking would leave nothing to ask (the gloss is the headword itself);
-- :func:`gloss_place` — 「蔡德晉 · 卷二 士昏禮 · 納采 · 第23行」: commentator, 卷, rite, stage, line.
+- :func:`gloss_place` — 「蔡德晉 · 卷二 士昏禮 · 納采 · 第23行」: commentator, 卷, rite, stage, line
+  (the 卷 comes from the document's title, carried on the gloss as ``Gloss.juan``);
+- :func:`terms_sharing_gloss` / :func:`accepted_terms` — every headword that shares a gloss, so a
+  gloss→term question accepts each of them (or is not asked).
 """
 
 from __future__ import annotations
 
 import re
+from collections import defaultdict
+from collections.abc import Iterable
 
-from ..model import Gloss
-from ..text.normalize import normalize
+from ..model import Gloss, Term
+from ..text.normalize import normalize, search_key
 
 MASK = "～"
 _NUMERALS = "〇一二三四五六七八九"
@@ -37,7 +42,8 @@ def masked_gloss(term: str, gloss: str) -> str | None:
 
 
 def juan_of(file: str | None) -> str | None:
-    """卷 of a Kanripo file of the book (KR1d0044_002.txt → 卷二)."""
+    """卷 of a Kanripo file of the book (KR1d0044_002.txt → 卷二): only a fallback for a gloss
+    made without its document; extract_glosses sets ``Gloss.juan`` from the document's title."""
     m = re.search(r"_(\d{3})\.txt$", file or "")
     if not m or int(m[1]) == 0:
         return None
@@ -52,7 +58,30 @@ def gloss_place(g: Gloss) -> str:
     parts = [g.speaker or "蔡德晉"]
     if g.line is None:
         return parts[0]
-    where = " ".join(x for x in (juan_of(g.file), g.rite) if x)
+    where = " ".join(x for x in (g.juan or juan_of(g.file), g.rite) if x)
     parts += [x for x in (where, g.stage) if x]
     parts.append(f"第{g.line}行")
     return " · ".join(parts)
+
+
+def gloss_key(gloss: str) -> str:
+    """The form under which two glosses are the same answer (normalised, without 也 and punctuation)."""
+    return search_key(gloss).removesuffix("也")
+
+
+def terms_sharing_gloss(terms: Iterable[Term]) -> dict[str, tuple[str, ...]]:
+    """For each gloss (by :func:`gloss_key`), the headwords (as written, first one first) glossed by it.
+
+    A gloss→term question on a gloss listed here with several headwords accepts each of them."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for t in terms:
+        for g in t.glosses:
+            key = gloss_key(g.gloss)
+            if key and t.term not in out[key]:
+                out[key].append(t.term)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def accepted_terms(gloss: str, terms: Iterable[Term]) -> tuple[str, ...]:
+    """Every headword a gloss→term question on ``gloss`` must accept (empty: no term has it)."""
+    return terms_sharing_gloss(terms).get(gloss_key(gloss), ())
