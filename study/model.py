@@ -213,6 +213,10 @@ class Gloss:
     stage_id: str | None = field(default=None, compare=False)
     context: str = field(default="", compare=False)  # the commentary clause it was read from
     juan: str | None = field(default=None, compare=False)  # 卷 of the book, from the document's title (卷二)
+    # Where a curated gloss applies (decks/glossary.yaml ``where``): rites, and a pattern the text
+    # around an occurrence must match; empty: everywhere the term occurs.
+    scope: tuple[str, ...] = field(default=(), compare=False)
+    pattern: str | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, object]:
         return {

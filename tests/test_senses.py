@@ -54,3 +54,63 @@ def test_terms_that_share_a_gloss_are_all_accepted():
 @pytest.mark.parametrize("sep", ["", "也"])
 def test_a_gloss_key_ignores_the_final_ye(sep):
     assert accepted_terms("生牲" + sep, [_term("餼", "生牲也")]) == ("餼",)
+
+
+@pytest.fixture(scope="module")
+def seed_terms():
+    from study.build import load_terms
+
+    return {t.normalized: t for t in load_terms([load_document(ROOT / "decks" / "texts" / XIANGSHE)])}
+
+
+def _senses(t: Term, text: str, word: str, rite: str) -> list[str]:
+    from study.terms.senses import senses_at
+
+    return [g.gloss for g in senses_at(t, text, text.index(word), rite, "elsewhere")]
+
+
+@pytest.mark.parametrize(
+    ("word", "fits", "elsewhere"),
+    [
+        ("遂", ("袒决遂", "乡射礼"), ("遂适西阶", "乡射礼")),  # the armlet, not 'then'
+        ("中", ("释获者执鹿中", "乡射礼"), ("主妇出于房中", "特牲馈食礼")),  # the tally vessel, not 房中
+        ("中", ("释获者执鹿中", "乡射礼"), ("立于门中", "乡射礼")),
+        ("个", ("挟一个", "乡射礼"), ("俎释三个", "特牲馈食礼")),  # an arrow, not three pieces
+    ],
+)
+def test_a_short_curated_word_is_not_glossed_away_from_its_context(seed_terms, word, fits, elsewhere):
+    t = seed_terms[word]
+    assert _senses(t, fits[0], word, fits[1])
+    assert _senses(t, elsewhere[0], word, elsewhere[1]) == []
+
+
+def test_jiajue_is_not_glossed_on_the_cap_jiajuebian():
+    from study.terms.glossary import build_terms, load_curated
+
+    curated = load_curated(ROOT / "decks" / "glossary.yaml")
+    entry = next(c for c in curated.terms if c.term == "加爵")
+    g = Gloss(gloss=entry.glosses[0][0], formula="curated", scope=entry.rites, pattern=entry.pattern)
+    t = Term("加爵", "加爵", "", "action", (g,))
+    assert _senses(t, "主人加爵", "加爵", "特牲馈食礼")
+    assert _senses(t, "加爵弁于首", "加爵", "士冠礼") == []
+    assert build_terms  # the same glossary builds the terms
+
+
+def test_a_one_character_gloss_of_the_commentary_stays_in_its_stage(seed_terms):
+    from study.terms.senses import senses_at
+
+    dang = seed_terms["当"]
+    garment = next(g for g in dang.glosses if g.gloss == "直心背之衣")
+    assert garment not in senses_at(dang, "当东霤", 0, "乡射礼", "乡射礼.other-stage")
+    assert garment in senses_at(dang, "当东霤", 0, "乡射礼", garment.stage_id)
+
+
+def test_terms_lists_only_curated_terms_that_occur_where_they_apply():
+    from study.build import load_terms
+
+    tesheng = next(
+        p for p in (ROOT / "decks" / "texts", ROOT / "tests" / "data") if (p / "004_b33f8e7c4f66e3ba.txt").is_file()
+    )
+    terms = {t.normalized for t in load_terms([load_document(tesheng / "004_b33f8e7c4f66e3ba.txt")])}
+    assert "遂" not in terms and "个" not in terms  # curated for the archery rites only
+    assert "加爵" in terms  # 特牲's own 加爵

@@ -33,6 +33,8 @@ class CuratedTerm:
     glosses: tuple[tuple[str, str], ...]  # (gloss, source)
     pinyin: str | None = None
     line: int = field(default=0, compare=False)
+    rites: tuple[str, ...] = ()  # where: rites the glosses apply in (normalised); empty: all
+    pattern: str | None = None  # where: a regular expression the text around an occurrence matches
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ def parse_curated(text: str, path: str) -> Curated:
             problems.append((doc.line(*at), "each term must be a mapping with term, category, glosses"))
             continue
         for key in entry:
-            if key not in ("term", "pinyin", "category", "glosses"):
+            if key not in ("term", "pinyin", "category", "glosses", "where"):
                 problems.append((doc.line(*at, key), f"unknown key {key!r} in a term"))
         term = entry.get("term")
         if not isinstance(term, str) or not term.strip():
@@ -101,7 +103,8 @@ def parse_curated(text: str, path: str) -> Curated:
                 )
             else:
                 glosses.append((gloss.strip(), source.strip()))
-        terms.append(CuratedTerm(term.strip(), str(category), tuple(glosses), reading, doc.line(*at)))
+        rites, pattern = _where(entry.get("where"), term, doc.line(*at, "where"), problems)
+        terms.append(CuratedTerm(term.strip(), str(category), tuple(glosses), reading, doc.line(*at), rites, pattern))
     exclude = data.get("exclude") or []
     if not isinstance(exclude, list) or not all(isinstance(x, str) for x in exclude):
         problems.append((doc.line("exclude"), "exclude must be a list of headwords"))
@@ -109,6 +112,47 @@ def parse_curated(text: str, path: str) -> Curated:
     if problems:
         raise GlossaryError.many(problems, path=path)
     return Curated(tuple(terms), frozenset(normalize(x) for x in exclude), path)
+
+
+def _where(
+    raw: object, term: str, line: int | None, problems: list[tuple[int | None, str]]
+) -> tuple[tuple[str, ...], str | None]:
+    """``where: {rites: [...], pattern: REGEX}``: the places a curated gloss fits."""
+    if raw is None:
+        return (), None
+    if not isinstance(raw, dict) or set(raw) - {"rites", "pattern"}:
+        problems.append((line, f"{term}: where must be a mapping with rites and/or pattern"))
+        return (), None
+    rites = raw.get("rites") or []
+    if not isinstance(rites, list) or not all(isinstance(r, str) for r in rites):
+        problems.append((line, f"{term}: where.rites must be a list of rite names"))
+        rites = []
+    pattern = raw.get("pattern")
+    if pattern is not None:
+        try:
+            re.compile(normalize(str(pattern)))
+        except re.error as e:
+            problems.append((line, f"{term}: where.pattern is not a regular expression ({e})"))
+            pattern = None
+        else:
+            if normalize(term) not in re.sub(r"[^\u4e00-\u9fff]", "", normalize(str(pattern))):
+                problems.append((line, f"{term}: where.pattern must contain the term"))
+    return tuple(normalize(r) for r in rites), normalize(str(pattern)) if pattern is not None else None
+
+
+def occurrences(norm: str, text: str, rites: Sequence[str], pattern: str | None, rite: str) -> int:
+    """How often the term ``norm`` occurs in ``text`` (the normalised text of ``rite``) at a place
+    the curated scope fits."""
+    if rites and normalize(rite) not in rites:
+        return 0
+    if pattern is None:
+        return text.count(norm)
+    spans = [m.span() for m in re.finditer(pattern, text)]
+    n, at = 0, text.find(norm)
+    while at >= 0:
+        n += any(a <= at and at + len(norm) <= b for a, b in spans)
+        at = text.find(norm, at + 1)
+    return n
 
 
 def load_curated(path: Path) -> Curated:
@@ -219,7 +263,14 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None) -
         for gloss, source in c.glosses:
             if not _duplicate(c.term, gloss, source, by_term[norm]):
                 by_term[norm].append(
-                    Gloss(gloss=gloss, speaker=source, file=Path(curated.path).name, formula="curated")
+                    Gloss(
+                        gloss=gloss,
+                        speaker=source,
+                        file=Path(curated.path).name,
+                        formula="curated",
+                        scope=c.rites,
+                        pattern=c.pattern,
+                    )
                 )
     sentences = _sentences(documents)
     rite_texts = _rite_texts(documents)
@@ -228,8 +279,16 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None) -
         if norm in curated.exclude or not glosses:
             continue
         c = curated_by.get(norm)
+        if c and (c.rites or c.pattern):  # the teacher's where scopes the term's every gloss
+            glosses = [g if g.formula == "curated" else replace(g, pattern=c.pattern, scope=c.rites) for g in glosses]
         headword = written[norm].most_common(1)[0][0] if written[norm] else norm
-        frequency = tuple((rite, text.count(norm)) for rite, text in rite_texts.items() if text.count(norm))
+        counts = (
+            (rite, occurrences(norm, text, c.rites, c.pattern, rite) if c else text.count(norm))
+            for rite, text in rite_texts.items()
+        )
+        frequency = tuple((rite, n) for rite, n in counts if n)
+        if c and not frequency and all(g.formula == "curated" for g in glosses):
+            continue  # a curated term that does not occur (where it applies) in these texts
         terms.append(
             Term(
                 term=headword,

@@ -85,3 +85,30 @@ def terms_sharing_gloss(terms: Iterable[Term]) -> dict[str, tuple[str, ...]]:
 def accepted_terms(gloss: str, terms: Iterable[Term]) -> tuple[str, ...]:
     """Every headword a gloss→term question on ``gloss`` must accept (empty: no term has it)."""
     return terms_sharing_gloss(terms).get(gloss_key(gloss), ())
+
+
+def gloss_fits(g: Gloss, term: str, text: str, index: int, rite: str, stage_id: str | None = None) -> bool:
+    """Whether gloss ``g`` of ``term`` explains the occurrence at ``text[index:]`` in ``rite``
+    (and stage ``stage_id``). A gloss of a term with a curated ``where`` applies in its rites, at
+    places its pattern matches around the occurrence; otherwise a gloss read from the commentary applies in its own rite, and
+    for a word of one or two characters only in its own stage (遂 "armlet" is not 遂 "then")."""
+    norm, key = normalize(text), normalize(term)
+    if not norm.startswith(key, index):
+        return False
+    if g.scope and normalize(rite) not in g.scope:
+        return False
+    if g.pattern is not None and not any(
+        m.start() <= index and index + len(key) <= m.end() for m in re.finditer(g.pattern, norm)
+    ):
+        return False
+    if g.formula == "curated" or g.pattern is not None or g.scope:
+        return True  # where the teacher says it applies
+    if g.rite is not None and normalize(g.rite) != normalize(rite):
+        return False
+    return len(key) > 2 or stage_id is None or g.stage_id is None or g.stage_id == stage_id
+
+
+def senses_at(t: Term, text: str, index: int, rite: str, stage_id: str | None = None) -> tuple[Gloss, ...]:
+    """The glosses of ``t`` that explain its occurrence at ``text[index:]`` (for cloze hints and
+    examples): empty when none fits, and then the occurrence is not glossed."""
+    return tuple(g for g in t.glosses if gloss_fits(g, t.term, text, index, rite, stage_id))
