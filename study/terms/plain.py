@@ -300,7 +300,7 @@ def _walk(
             g_end, last = g_start + cut, False
             kind = "zhe" if norm[g_end - 1] == "者" else "opener"
         second = next((i for i in range(3, g_end - g_start) if norm[g_start + i] in NEGATION), 0)
-        if norm[g_start] in NEGATION and second and sum(ch in NEGATION for ch in head) == 1:
+        if second and norm[g_start] in NEGATION and sum(ch in NEGATION for ch in head) == 1:
             g_end, last, kind = g_start + second, False, "negation"  # 「無執不執圭玉不陳重器」
         gloss = norm[g_start:g_end]
         how = "end" if (closed and last) else kind
