@@ -9,7 +9,7 @@ import schemathesis
 import yaml
 from hypothesis import HealthCheck, settings
 
-from tests.conftest import ROOT, serving
+from tests.conftest import ROOT, SEED_PATHS, serving
 
 SPEC = yaml.safe_load((ROOT / "web" / "openapi.yaml").read_text("utf-8"))
 schema = schemathesis.openapi.from_dict(SPEC)
@@ -19,7 +19,16 @@ schema = schemathesis.openapi.from_dict(SPEC)
 def server(database_url):
     from web import create_app
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "schema", "DATABASE_URL": database_url, "RANDOM_SEED": 5})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "schema",
+            "DATABASE_URL": database_url,
+            "RANDOM_SEED": 5,
+            "TEXTS": [str(p) for p in SEED_PATHS],  # the API, not the book: the seed texts are enough
+            "RATE_LIMITS": {"sign_in": "1000 per minute", "sign_in_name": "1000 per minute"},
+        }
+    )
     with serving(app) as base:
         yield base
 
@@ -29,9 +38,10 @@ def signed_in(server):
     """A learner's session cookie and CSRF token, after one item has been asked."""
     session = requests.Session()
     token = session.get(f"{server}/api/session").json()["csrf_token"]
-    assert (
-        session.post(f"{server}/api/session", json={"name": "模式"}, headers={"X-CSRFToken": token}).status_code == 200
-    )
+    body = {"name": "模式", "password": "口令-12345678"}
+    r = session.post(f"{server}/api/session", json=body, headers={"X-CSRFToken": token})
+    assert r.status_code == 200
+    token = r.json()["csrf_token"]
     assert session.get(f"{server}/api/next").status_code == 200
     return session.cookies.get("session"), token
 

@@ -117,16 +117,15 @@ def _catalog(learner: Learner) -> Catalog:
 
 
 def _filters(catalog: Catalog) -> tuple[str | None, str | None, frozenset[str] | None]:
-    rite = request.args.get("rite") or None
-    kind = request.args.get("kind") or None
-    stage, to = request.args.get("stage") or None, request.args.get("to") or None
+    rite, kind = request.args.get("rite"), request.args.get("kind")
+    stage, to = request.args.get("stage"), request.args.get("to")
     if rite is not None and rite not in catalog.rites:
         abort(404, description=t("err_rite", rite=rite))
     if kind is not None and kind not in (Family.VOCAB, Family.ORDER):
         abort(400, description=t("err_kind"))
     stages = None
     if stage is not None or to is not None:
-        stages = catalog.stage_range(stage or to or "", to)
+        stages = catalog.stage_range(stage if stage is not None else str(to), to)
         if stages is None:
             abort(404, description=t("err_stage"))
     return rite, kind, stages

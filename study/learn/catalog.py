@@ -12,6 +12,7 @@ from enum import StrEnum
 
 from ..decks.items import Sequence_, stage_sequence, step_sequence
 from ..model import Document, Rite, Term
+from ..terms.senses import gloss_key, terms_sharing_gloss
 from .grading import OrderMode
 
 STAGE_WINDOW, STAGE_STEP = 6, 3
@@ -122,6 +123,13 @@ class Catalog:
     rites: list[str]
     stages: dict[str, StageInfo] = field(default_factory=dict)  # by stage id, in text order
     _selections: dict[tuple[object, ...], list[QuizItem]] = field(default_factory=dict, repr=False, compare=False)
+    _sharing: dict[str, tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
+
+    def terms_sharing(self, gloss: str) -> tuple[str, ...]:
+        """Every headword glossed by ``gloss`` (a gloss→term question accepts each)."""
+        if self._sharing is None:
+            self._sharing = terms_sharing_gloss(t for ts in self.terms_by_rite.values() for t in ts)
+        return self._sharing.get(gloss_key(gloss), ())
 
     def get(self, item_id: str) -> QuizItem | None:
         return self.by_id.get(item_id)

@@ -118,10 +118,11 @@ def _distractor_glosses(term: Term, catalog: Catalog, rng: random.Random) -> lis
 def _distractor_terms(term: Term, catalog: Catalog, rng: random.Random) -> list[str]:
     """Other terms, never one sharing a gloss with ``term`` (it would be right too), never twice."""
     own = {search_key(g.gloss) for g in term.glosses}
+    right = set(catalog.terms_sharing(main_gloss(term)))
     chosen: list[str] = []
     seen = {term.normalized}
     for t in _candidates(term, catalog, rng):
-        if t.normalized in seen or own & {search_key(g.gloss) for g in t.glosses}:
+        if t.normalized in seen or t.term in right or own & {search_key(g.gloss) for g in t.glosses}:
             continue
         chosen.append(t.term)
         seen.add(t.normalized)
@@ -140,12 +141,14 @@ def present(item: QuizItem, catalog: Catalog, rng: random.Random) -> Question:
             options = [gloss, *_distractor_glosses(term, catalog, rng)]
             rng.shuffle(options)
             return Question(item.id, Kind.CHOICE, "t2g", term.term, tuple(options), accepted=(gloss,))
+        # a gloss several terms share: each of them is right (the term asked about first)
+        sharing = tuple(dict.fromkeys((term.term, *catalog.terms_sharing(gloss))))
         if item.direction == "g2t":
             options = [term.term, *_distractor_terms(term, catalog, rng)]
             rng.shuffle(options)
-            return Question(item.id, Kind.CHOICE, "g2t", gloss, tuple(options), accepted=(term.term,))
+            return Question(item.id, Kind.CHOICE, "g2t", gloss, tuple(options), accepted=sharing)
         if item.direction == "typed":
-            return Question(item.id, Kind.TYPED, "typed", gloss, accepted=(term.term, term.normalized))
+            return Question(item.id, Kind.TYPED, "typed", gloss, accepted=(*sharing, term.normalized))
         return Question(item.id, Kind.TYPED, "pinyin", term.term, accepted=(term.pinyin,))
     seq = item.sequence
     assert seq is not None
