@@ -13,7 +13,7 @@ from study.errors import GlossaryError
 from study.terms.glossary import parse_curated
 from study.terms.glosses import extract_glosses
 from study.text.normalize import normalize
-from tests.conftest import DATA, ROOT, TESHENG, TEXTS, XIANGSHE
+from tests.conftest import DATA, ROOT, SEED_PATHS, TESHENG, TESHENG_PATH, TEXTS, XIANGSHE
 
 CORE_FORMULAS = {"ye", "ji", "you", "wei", "yue", "weizhi", "qi"}
 
@@ -111,7 +111,7 @@ CORE = {
     "获者": ("huò zhě", "报中之人"),
     "旌": ("jīng", "获者所执"),
     "笴": ("gǎn", "矢干"),
-    "拾": ("shí", "更迭"),
+    "拾": ("shè", "更迭"),  # 釋文 拾，其劫反 (issue 11: not shí)
     "弣": ("fǔ", "弓把"),
     "搢": ("jìn", "插"),
     "中": ("zhōng", "盛算之器"),
@@ -158,7 +158,7 @@ def test_curated_glosses_name_their_source(terms):
 
 def test_every_curated_entry_cites_a_real_line_or_a_named_work(xiangshe, tesheng):
     data = yaml.safe_load((ROOT / "decks" / "glossary.yaml").read_text("utf-8"))
-    lines = {f: (TEXTS / f).read_text("utf-8").split("\n") for f in (XIANGSHE, TESHENG)}
+    lines = {p.name: p.read_text("utf-8").split("\n") for p in SEED_PATHS}
     translation = set(xiangshe.translation_lines)
     for entry in data["terms"]:
         for g in entry["glosses"]:
@@ -215,7 +215,7 @@ def test_teachers_exclude_and_add_terms(tmp_path, xiangshe):
 
 
 def test_terms_json_has_the_fixed_shape():
-    result = CliRunner().invoke(cli, ["terms", str(TEXTS / XIANGSHE), str(TEXTS / TESHENG), "--json"])
+    result = CliRunner().invoke(cli, ["terms", str(TEXTS / XIANGSHE), str(TESHENG_PATH), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data and set(data[0]) == {"term", "normalized", "pinyin", "category", "frequency", "glosses", "example"}

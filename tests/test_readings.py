@@ -8,11 +8,13 @@ import pytest
 
 from study.learn.grading import typed_matches
 from study.model import Gloss
-from study.terms.reading import reading_in
+from study.terms.reading import ReadingTableError, parse_table, reading_in, readings_in, table
 from study.terms.senses import gloss_place, juan_of, masked_gloss
+from study.yamlsrc import load_yaml
 from tests.conftest import DATA
 
-FLOOR = 0.80  # what the table and pypinyin reach today on the hand-checked list
+DEV_FLOOR = 1.0  # 卷一–八: the rows whose failures the table was corrected on
+HELD_OUT_FLOOR = 0.86  # 卷九–十七: never looked at row by row; what the table reaches today
 TARGET = 0.99  # issue 11
 
 
@@ -21,8 +23,12 @@ def _rows():
         return list(csv.DictReader(f, delimiter="\t"))
 
 
-def _accuracy() -> float:
-    rows = _rows()
+def _held_out(row) -> bool:
+    return int(row["file"].removeprefix("KR1d0044_")[:3]) >= 9
+
+
+def _accuracy(held_out: bool) -> float:
+    rows = [r for r in _rows() if _held_out(r) == held_out]
     ok = sum(reading_in(r["word"], r["context"]) in {r["pinyin"], r["also"]} - {""} for r in rows)
     return ok / len(rows)
 
@@ -31,15 +37,52 @@ def test_the_hand_checked_list_is_large_and_mostly_polyphones():
     rows = _rows()
     assert len(rows) >= 150 and sum(r["polyphone"] == "yes" for r in rows) >= 80
     assert all(r["reference"] for r in rows)
+    assert sum(map(_held_out, rows)) >= 150  # the held-out part alone is large enough to judge
 
 
-def test_readings_in_context_hold_the_measured_accuracy():
-    assert _accuracy() >= FLOOR
+def test_readings_in_context_hold_the_measured_accuracy_on_development_chapters():
+    assert _accuracy(held_out=False) >= DEV_FLOOR
 
 
-@pytest.mark.xfail(reason="issue 11 asks for 99 %; the table does not reach it yet", strict=False)
-def test_readings_in_context_reach_the_issue_target():
-    assert _accuracy() >= TARGET
+def test_readings_in_context_hold_the_measured_accuracy_on_held_out_chapters():
+    assert _accuracy(held_out=True) >= HELD_OUT_FLOOR
+
+
+@pytest.mark.xfail(reason="issue 11 asks for 99 % on text not tuned to; the held-out chapters are below", strict=False)
+def test_readings_in_context_reach_the_issue_target_on_held_out_chapters():
+    assert _accuracy(held_out=True) >= TARGET
+
+
+def test_every_rule_of_the_table_names_its_reference():
+    for char, entry in table().items():
+        assert entry.reading is None or entry.ref, char
+        assert all(rule.ref for rule in entry.rules), char
+
+
+def test_a_malformed_table_is_reported_at_its_line():
+    bad = {
+        "相:\n  rules:\n    - {read: xiang4, in: [相者], ref: x}\n": "3",
+        "相:\n  rules:\n    - {read: xiàng, in: [者], ref: x}\n": "3",
+        "相:\n  read: xiàng\n": "1",
+        "相:\n  rules:\n    - {read: xiàng, in: [相相], ref: x}\n": "3",
+        "相:\n  rules:\n    - {read: xiàng, in: [相者], ref: x, when: y}\n": "3",
+        "乗: {read: shèng, ref: x}\n乘: {read: chéng, ref: x}\n": "2",  # one character as normalised
+    }
+    for text, line in bad.items():
+        with pytest.raises(ReadingTableError, match=rf"^readings.yaml:{line}"):
+            parse_table(load_yaml(text, "readings.yaml", ReadingTableError))
+
+
+def test_the_books_own_yin_notes_agree_with_the_table():
+    """蔡德晋 gives a few readings himself (干音豻, 燅音尋): the classic is read that way."""
+    assert reading_in("干", "大射之侯參七十干五十") == "àn"
+    assert reading_in("燅", "乃燅尸俎") == "xún"
+
+
+def test_a_second_reading_the_references_allow_is_accepted_not_shown():
+    assert readings_in("挾", "搢三挾一个") == ("xié", "jiā")
+    assert reading_in("挾", "搢三挾一个") == "xié"
+    assert readings_in("酢", "東南面酢主人") == ("zuò",)
 
 
 @pytest.mark.parametrize(
@@ -54,6 +97,11 @@ def test_readings_in_context_reach_the_issue_target():
         ("酢", "東南面酢主人", "zuò"),
         ("有", "女子十有五年許嫁", "yòu"),
         ("適子", "大夫之適子為妻", "dí zǐ"),
+        ("長", "緇纚廣終幅長六尺", "cháng"),
+        ("樂", "請以樂樂于賔", "yuè"),
+        ("為", "為人後者為其昆弟", "wéi"),
+        ("一个", "搢三挾一个", "yī gè"),
+        ("子", "還授弟子", "zǐ"),
     ],
 )
 def test_polyphones_take_their_classical_reading_in_context(word, context, reading):

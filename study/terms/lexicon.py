@@ -29,14 +29,6 @@ def categories() -> dict[str, str]:
     return out
 
 
-@lru_cache(maxsize=1)
-def readings() -> dict[str, str]:
-    """Normalised word -> pinyin with tone marks, from ``data/readings.yaml``."""
-    raw = _data("readings.yaml") or {}
-    assert isinstance(raw, dict)
-    return {normalize(str(k)): str(v) for k, v in raw.items()}
-
-
 def category_of(term: str) -> str | None:
     """The reviewed category of ``term``, if the lexicon lists it."""
     return categories().get(normalize(term))

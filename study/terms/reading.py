@@ -1,74 +1,206 @@
-"""Pinyin with tone marks for a headword: reviewed readings first, pypinyin for the rest."""
+"""Readings of the classic in context: the reviewed table first, pypinyin's phrase data for the rest.
+
+The table (``study/data/readings.yaml``) is keyed by character. An entry may give the character's
+classical reading wherever no rule applies (``read``), and context rules: a rule names the phrases
+(``in``) in which the character takes a reading. Every reading cites its reference (``ref``);
+``also`` lists a second reading the references allow (accepted in typed answers, never shown).
+In a phrase, ``{数}`` stands for a numeral and ``(X)`` marks which X is meant when X occurs twice.
+The longest matching phrase wins. A malformed table is a :class:`ReadingTableError` at path:line.
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
+from itertools import product
 
+from ..errors import SourceError
 from ..text.normalize import normalize
-from .lexicon import readings
+from ..yamlsrc import YamlDoc, load_yaml
+
+NUMERAL = "一二三四五六七八九十百千两半"
+_TONED = re.compile(r"[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]")
+_SYLLABLE = re.compile(r"^[a-zü]*[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ][a-zü]*$")
+
+
+class ReadingTableError(SourceError):
+    """A malformed reading table, reported as ``path:line: message``."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    reading: str
+    also: tuple[str, ...]
+    pattern: re.Pattern[str]
+    size: int  # characters in the phrase: the longest match wins
+    offset: int  # where the character stands in the phrase
+    ref: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    reading: str | None  # the character's reading where no rule applies (None: pypinyin's)
+    also: tuple[str, ...]
+    rules: tuple[Rule, ...]
+    ref: str
+
+
+def _reading(doc: YamlDoc, value: object, at: tuple) -> str:
+    if not isinstance(value, str) or not _SYLLABLE.match(value):
+        raise ReadingTableError(
+            f"{' '.join(map(str, at))}: {value!r} is not one syllable of pinyin with its tone mark",
+            path=doc.path,
+            line=doc.line(*at),
+        )
+    return value
+
+
+def _also(doc: YamlDoc, value: object, at: tuple) -> tuple[str, ...]:
+    items = value if isinstance(value, list) else [] if value is None else [value]
+    return tuple(_reading(doc, v, (*at, i)) for i, v in enumerate(items))
+
+
+def _text(doc: YamlDoc, node: dict, key: str, at: tuple) -> str:
+    value = node.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise ReadingTableError(f"{' '.join(map(str, at))}: {key} must be text", path=doc.path, line=doc.line(*at))
+    return value
+
+
+def _pattern(doc: YamlDoc, char: str, phrase: object, at: tuple) -> tuple[re.Pattern[str], int, int]:
+    """The phrase as a regular expression with the character's position in it."""
+    where = f"{char}: {phrase!r}"
+    if not isinstance(phrase, str) or not phrase:
+        raise ReadingTableError(f"{where} is not a phrase", path=doc.path, line=doc.line(*at))
+    marked = re.fullmatch(r"(.*)\((.)\)(.*)", phrase)
+    before, target, after = marked.groups() if marked else ("", "", phrase)
+    if not marked:
+        count = normalize(phrase).count(char)
+        if count != 1:
+            why = "does not contain" if count == 0 else "holds twice (mark the one meant as (X))"
+            raise ReadingTableError(f"{where} {why} the character", path=doc.path, line=doc.line(*at))
+        i = normalize(phrase).index(char)
+        before, target, after = phrase[:i], phrase[i], phrase[i + 1 :]
+    if normalize(target) != char:
+        raise ReadingTableError(f"{where}: the marked character is not {char}", path=doc.path, line=doc.line(*at))
+
+    def regex(part: str) -> tuple[str, int]:
+        pieces = re.split(r"(\{数\})", normalize(part))
+        return "".join(f"[{NUMERAL}]" if p == "{数}" else re.escape(p) for p in pieces), len(
+            "".join("一" if p == "{数}" else p for p in pieces)
+        )
+
+    (b, nb), (a, na) = regex(before), regex(after)
+    rest = (before + after).replace("{数}", "")
+    if "{" in rest or "}" in rest:
+        raise ReadingTableError(f"{where}: only {{数}} may stand in braces", path=doc.path, line=doc.line(*at))
+    return re.compile(f"(?={b}{re.escape(char)}{a})"), nb + 1 + na, nb
+
+
+def parse_table(doc: YamlDoc) -> dict[str, Entry]:
+    """Check and compile the table; the first problem is raised with its line."""
+    if not isinstance(doc.data, dict):
+        raise ReadingTableError("must be a mapping of characters", path=doc.path, line=1)
+    table: dict[str, Entry] = {}
+    for key, node in doc.data.items():
+        char = normalize(str(key))
+        if len(char) != 1 or not isinstance(node, dict):
+            raise ReadingTableError(f"{key}: one character with a mapping", path=doc.path, line=doc.line(key))
+        unknown = set(node) - {"read", "also", "ref", "rules"}
+        if unknown:
+            raise ReadingTableError(f"{key}: unknown key {sorted(unknown)[0]!r}", path=doc.path, line=doc.line(key))
+        reading = _reading(doc, node["read"], (key, "read")) if "read" in node else None
+        ref = _text(doc, node, "ref", (key,)) if reading else str(node.get("ref") or "")
+        rules = []
+        for i, rule in enumerate(node.get("rules") or []):
+            at = (key, "rules", i)
+            if not isinstance(rule, dict) or set(rule) - {"read", "also", "in", "ref"}:
+                raise ReadingTableError(
+                    f"{key}: a rule has read, in, ref (and also)", path=doc.path, line=doc.line(*at)
+                )
+            phrases = rule.get("in")
+            if not isinstance(phrases, list) or not phrases:
+                raise ReadingTableError(
+                    f"{key}: a rule needs a list of phrases (in)", path=doc.path, line=doc.line(*at)
+                )
+            read = _reading(doc, rule.get("read"), (*at, "read"))
+            also, why = _also(doc, rule.get("also"), (*at, "also")), _text(doc, rule, "ref", at)
+            for j, phrase in enumerate(phrases):
+                pattern, size, offset = _pattern(doc, char, phrase, (*at, "in", j))
+                rules.append(Rule(read, also, pattern, size, offset, why))
+        if char in table:
+            raise ReadingTableError(f"{key}: listed twice", path=doc.path, line=doc.line(key))
+        table[char] = Entry(reading, _also(doc, node.get("also"), (key, "also")), tuple(rules), ref)
+    return table
+
+
+@lru_cache(maxsize=1)
+def table() -> dict[str, Entry]:
+    """The reviewed table, checked at load."""
+    text = resources.files("study").joinpath("data/readings.yaml").read_text("utf-8")
+    return parse_table(load_yaml(text, "study/data/readings.yaml", ReadingTableError))
+
+
+def _base(norm: str) -> list[str]:
+    """pypinyin's reading of each character, phrase data first; a neutral tone gets the
+    character's first toned reading (the classic has no neutral tones)."""
+    from pypinyin import Style, lazy_pinyin, pinyin  # imported on first use: it takes 0.15 s to load
+
+    run = lazy_pinyin(norm, style=Style.TONE, errors=lambda s: list(s))
+    if len(run) != len(norm):
+        run = [lazy_pinyin(c, style=Style.TONE, errors=lambda s: list(s))[0] for c in norm]
+    out = []
+    for ch, syl in zip(norm, run, strict=True):
+        if not _TONED.search(syl) and syl != ch:
+            toned = [r for r in pinyin(ch, style=Style.TONE, heteronym=True)[0] if _TONED.search(r)]
+            syl = toned[0] if toned else syl
+        out.append(syl)
+    return out
+
+
+def _choice(ctx: str, i: int) -> tuple[str | None, tuple[str, ...]]:
+    """The table's reading (and accepted alternatives) of ``ctx[i]`` where it stands."""
+    entry = table().get(ctx[i])
+    if entry is None:
+        return None, ()
+    best: Rule | None = None
+    for rule in entry.rules:
+        start = i - rule.offset
+        if start >= 0 and rule.pattern.match(ctx, start) and (best is None or rule.size > best.size):
+            best = rule
+    if best is not None:
+        return best.reading, best.also
+    return entry.reading, entry.also
+
+
+def _context(word: str, context: str) -> tuple[str, int, int]:
+    norm, ctx = normalize(word), normalize(context)
+    at = ctx.find(norm) if norm else -1
+    return (ctx, at, len(norm)) if at >= 0 else (norm, 0, len(norm))
+
+
+def reading_in(word: str, context: str = "") -> str:
+    """The reading of ``word`` where it stands in ``context`` (the clause of the text around it),
+    space-separated syllables with tone marks. Without a context the word is read alone."""
+    ctx, at, n = _context(word, context)
+    base = _base(ctx)
+    return " ".join(_choice(ctx, i)[0] or base[i] for i in range(at, at + n))
+
+
+def readings_in(word: str, context: str = "") -> tuple[str, ...]:
+    """Every reading the references allow for ``word`` in ``context``: the shown one first."""
+    ctx, at, n = _context(word, context)
+    base = _base(ctx)
+    options = []
+    for i in range(at, at + n):
+        read, also = _choice(ctx, i)
+        options.append(tuple(dict.fromkeys((read or base[i], *also))))
+    return tuple(" ".join(combo) for combo in product(*options))[:8]
 
 
 @lru_cache(maxsize=4096)
 def pinyin(word: str) -> str:
-    """Space-separated pinyin of ``word`` (as written or normalised).
-
-    The whole word is looked up in the reviewed table (``study/data/readings.yaml``); otherwise
-    the longest reviewed words and characters inside it win over pypinyin's modern default.
-    """
-    from pypinyin import Style, lazy_pinyin  # imported on first use: it takes 0.15 s to load
-
-    norm = normalize(word)
-    table = readings()
-    out: list[str] = []
-    i = 0
-    while i < len(norm):
-        for size in range(len(norm) - i, 0, -1):
-            piece = norm[i : i + size]
-            if piece in table:
-                out.append(table[piece])
-                i += size
-                break
-        else:
-            j = i
-            while j < len(norm) and not any(norm[j : j + n] in table for n in range(1, len(norm) - j + 1)):
-                j += 1
-            out.extend(lazy_pinyin(norm[i:j], style=Style.TONE, errors="default"))
-            i = j
-    return " ".join(part for part in out if part.strip())
-
-
-def _syllables(norm: str) -> list[str]:
-    """One syllable per character of ``norm``: reviewed words (longest first), pypinyin's phrase
-    data for the runs between them."""
-    from pypinyin import Style, lazy_pinyin
-
-    table = readings()
-    out: list[str] = []
-    i = 0
-    while i < len(norm):
-        for size in range(min(6, len(norm) - i), 0, -1):
-            piece = norm[i : i + size]
-            parts = table.get(piece, "").split()
-            if len(parts) == size:
-                out.extend(parts)
-                i += size
-                break
-        else:
-            j = i + 1
-            while j < len(norm) and not any(len(table.get(norm[j : j + n], "").split()) == n for n in range(1, 7)):
-                j += 1
-            run = lazy_pinyin(norm[i:j], style=Style.TONE, errors=lambda s: list(s))
-            out.extend(run if len(run) == j - i else [lazy_pinyin(c, style=Style.TONE)[0] for c in norm[i:j]])
-            i = j
-    return out
-
-
-def reading_in(word: str, context: str = "") -> str:
-    """The reading of ``word`` where it stands in ``context`` (the clause of the text around it):
-    the context is read as a whole (reviewed words such as 右還 xuán, 齊衰 zī cuī, 十有 yòu win,
-    then pypinyin's phrase data), and the syllables under ``word`` are returned."""
-    norm, ctx = normalize(word), normalize(context)
-    at = ctx.find(norm) if norm else -1
-    if at < 0:
-        return pinyin(word)
-    return " ".join(_syllables(ctx)[at : at + len(norm)])
+    """The reading of ``word`` read alone (a headword without its sentence)."""
+    return reading_in(word)
