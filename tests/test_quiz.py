@@ -144,4 +144,5 @@ def test_typed_and_pinyin_questions(catalog):
     q = present(catalog.get("vocab:乘矢:typed"), catalog, rng)
     assert grade(q, "乘矢").correct and grade(q, "乗 矢").correct and not grade(q, "四矢").correct
     q = present(catalog.get("vocab:乘矢:pinyin"), catalog, rng)
-    assert grade(q, "sheng shi").correct and not grade(q, "cheng shi").correct
+    assert grade(q, "sheng4 shi3").correct and grade(q, "shèng shǐ").correct
+    assert not grade(q, "sheng shi").correct and not grade(q, "cheng2 shi3").correct  # tone-exact (issue 11)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..model import Term
+from ..terms.reading import readings_in
 from ..text.normalize import search_key
 from .catalog import ORDER_MODES, Catalog, Family, Kind, QuizItem, main_gloss, primary_rite
 from .grading import OrderMode, RatingName, grade_order, rating_for, typed_matches
@@ -149,7 +150,9 @@ def present(item: QuizItem, catalog: Catalog, rng: random.Random) -> Question:
             return Question(item.id, Kind.CHOICE, "g2t", gloss, tuple(options), accepted=sharing)
         if item.direction == "typed":
             return Question(item.id, Kind.TYPED, "typed", gloss, accepted=(*sharing, term.normalized))
-        return Question(item.id, Kind.TYPED, "pinyin", term.term, accepted=(term.pinyin,))
+        context = term.example.text if term.example else ""
+        accepted = tuple(dict.fromkeys((term.pinyin, *readings_in(term.term, context))))
+        return Question(item.id, Kind.TYPED, "pinyin", term.term, accepted=accepted)
     seq = item.sequence
     assert seq is not None
     start, size = item.window

@@ -15,7 +15,7 @@ from ..text.normalize import normalize, search_key
 from ..yamlsrc import load_yaml, read_source
 from .glosses import extract_glosses
 from .lexicon import category_of
-from .reading import pinyin
+from .reading import reading_in
 
 CURATED_FILE = "glossary.yaml"
 _SENTENCE = re.compile(r"[^。；！？]+[。；！？]?")
@@ -289,14 +289,15 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None) -
         frequency = tuple((rite, n) for rite, n in counts if n)
         if c and not frequency and all(g.formula == "curated" for g in glosses):
             continue  # a curated term that does not occur (where it applies) in these texts
+        example = _example(norm, glosses, sentences)
         terms.append(
             Term(
                 term=headword,
                 normalized=norm,
-                pinyin=(c.pinyin if c and c.pinyin else pinyin(headword)),
+                pinyin=(c.pinyin if c and c.pinyin else reading_in(headword, example.text if example else "")),
                 category=c.category if c else _category(norm, glosses),
                 glosses=tuple(glosses),
-                example=_example(norm, glosses, sentences),
+                example=example,
                 frequency=frequency,
                 curated=c is not None,
             )
