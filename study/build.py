@@ -5,15 +5,16 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .decks.apkg import write_apkg
 from .decks.cards import make_notes
 from .decks.deckspec import DeckSpec
 from .decks.export import write_csv, write_tsv
-from .decks.notedata import NoteData
+from .decks.notedata import CARD_KINDS, NoteData
 from .decks.selection import select
+from .decks.studyload import Load, study_load
 from .errors import CorpusFormatError, GlossaryError
 from .model import Corpus, Document, Term
 from .paths import corpus_files, decks_dir, default_text_paths, texts_dir
@@ -97,6 +98,12 @@ class BuildReport:
     cards: dict[str, int]
     decks: tuple[str, ...]
     seconds: float
+    card_kinds: dict[str, int] = field(default_factory=dict)  # 词→义, 义→词, 经→译 … → cards
+
+    @property
+    def load(self) -> Load:
+        """Days to introduce the cards at 20 a day and daily review minutes after 30 and 90 days."""
+        return study_load(self.total_cards)
 
     @property
     def total_notes(self) -> int:
@@ -139,6 +146,12 @@ def confined(folder: Path | None, name: str) -> Path | None:
     return path if any(path.is_relative_to(root) for root in roots) else None
 
 
+def spec_texts(spec: DeckSpec) -> Path:
+    """The folder of a spec's texts: ``texts/`` beside it, else the project's ``decks/texts``."""
+    folder = spec.folder
+    return folder / "texts" if folder and (folder / "texts").is_dir() else texts_dir()
+
+
 def spec_paths(spec: DeckSpec) -> tuple[list[Path], Path, list[tuple[int | None, str]]]:
     """The text files and glossary a spec uses, and a problem for each text that is not there.
 
@@ -147,7 +160,7 @@ def spec_paths(spec: DeckSpec) -> tuple[list[Path], Path, list[tuple[int | None,
     an absolute or escaping path), else ``glossary.yaml`` beside it, else the project's.
     """
     folder = spec.folder
-    texts = folder / "texts" if folder and (folder / "texts").is_dir() else texts_dir()
+    texts = spec_texts(spec)
     problems: list[tuple[int | None, str]] = []
     available = sorted(p.name for p in texts.glob("*.txt"))
     paths = []
@@ -182,7 +195,8 @@ def plan_deck(spec: DeckSpec, sources: Sources | None = None) -> list[NoteData]:
     corpus = sources.corpus(paths)
     by_file = {p.name: sources.terms([p], glossary) for p in paths}  # a rite's notes: its own text's terms
     selection = select(spec, corpus, sources.terms(paths, glossary) if paths else [], by_file)
-    notes = make_notes(selection)
+    texts = spec_texts(spec)
+    notes = make_notes(selection, sources.corpus(sorted(texts.glob("*.txt"))).documents if texts.is_dir() else ())
     made = {n.kind for n in notes}
     if problems or selection.problems:  # an empty kind would only echo a bad reference
         selection.raise_problems(problems)
@@ -227,9 +241,10 @@ def build_deck(
         else:
             raise ValueError(f"unknown format {fmt!r} (expected {', '.join(FORMATS)})")
         outputs.append(path)
-    notes_by, cards_by = Counter(n.kind for n in notes), Counter()
+    notes_by, cards_by, kinds = Counter(n.kind for n in notes), Counter(), Counter()
     for n in notes:
         cards_by[n.kind] += n.cards
+        kinds[CARD_KINDS.get(n.model if n.model != "overlap" else n.kind, n.model)] += n.cards
     return BuildReport(
         spec.name,
         tuple(outputs),
@@ -237,6 +252,7 @@ def build_deck(
         dict(cards_by),
         tuple(dict.fromkeys(n.deck for n in notes)),
         time.perf_counter() - started,
+        dict(kinds),
     )
 
 

@@ -12,6 +12,7 @@ import click
 
 from .build import FORMATS, BuildReport, Sources, build_deck, default_specs, load_document, load_terms
 from .decks.deckspec import load_deckspec
+from .decks.notedata import CARD_KINDS
 from .errors import StudyError
 from .model import Document
 from .terms.glossary import filter_terms
@@ -169,6 +170,15 @@ def build(specs: tuple[Path, ...], all_specs: bool, output: Path | None, formats
     for report, spec_path in reports:
         files = ", ".join(str(p) for p in report.outputs)
         click.echo(f"{spec_path.name}: {report.total_notes} notes, {report.total_cards} cards -> {files}")
+        load = report.load
+        kinds = "，".join(f"{k} {n}" for k, n in sorted(report.card_kinds.items(), key=_kind_rank))
+        minutes = "，".join(f"{d} 天后每天复习约 {m:.0f} 分钟" for d, m in load.minutes.items())
+        click.echo(f"  卡片：{kinds}；每天 20 张新卡需 {load.days} 天学完；{minutes}")
+
+
+def _kind_rank(item: tuple[str, int]) -> int:
+    order = list(CARD_KINDS.values())
+    return order.index(item[0]) if item[0] in order else len(order)
 
 
 @cli.command()

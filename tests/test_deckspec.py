@@ -6,7 +6,15 @@ from pathlib import Path
 import pytest
 
 from study.build import Sources, default_specs, plan_deck
-from study.decks.deckspec import KINDS, ORDER_CARDS, DeckSpec, Overlap, StageRef, load_deckspec, parse_deckspec
+from study.decks.deckspec import (
+    DEFAULT_ORDER,
+    KINDS,
+    DeckSpec,
+    Overlap,
+    StageRef,
+    load_deckspec,
+    parse_deckspec,
+)
 from study.decks.selection import select
 from study.errors import DeckSpecError
 from tests.conftest import ROOT, XIANGSHE
@@ -54,7 +62,7 @@ terms:
     - {term: 乏, gloss: 获者御矢之具, pinyin: fá, category: implement}
     - {term: 楅, glosses: [承矢器, 以韦为之]}
   exclude: [賔许]
-overlap: {before: 2, prompt: 1, after: 1, window: 12}
+overlap: {before: 2, prompt: 1, after: 0, window: 12}
 """,
         "a.yaml",
     )
@@ -69,7 +77,7 @@ overlap: {before: 2, prompt: 1, after: 1, window: 12}
         max_cloze=4,
         extra_terms=spec.extra_terms,
         exclude_terms=("賔许",),
-        overlap=Overlap(before=2, prompt=1, after=1, window=12),
+        overlap=Overlap(before=2, prompt=1, after=0, window=12),
     )
     assert [(x.term, x.glosses, x.pinyin, x.category) for x in spec.extra_terms] == [
         ("乏", ("获者御矢之具",), "fá", "implement"),
@@ -81,7 +89,7 @@ overlap: {before: 2, prompt: 1, after: 1, window: 12}
 def test_defaults_mean_everything():
     spec = parse_deckspec("name: x\n", "x.yaml")
     assert (spec.texts, spec.rites, spec.stages) == ((), (), ())
-    assert (spec.kinds, spec.order, spec.max_terms, spec.overlap) == (KINDS, ORDER_CARDS, None, Overlap())
+    assert (spec.kinds, spec.order, spec.max_terms, spec.overlap) == (KINDS, DEFAULT_ORDER, None, Overlap())
 
 
 def test_every_problem_of_a_spec_is_reported_at_once_with_line_and_key(tmp_path, sources):
@@ -220,4 +228,4 @@ def test_the_readme_example_spec_builds(tmp_path, sources):
     spec = spec_of(example, tmp_path)
     notes = plan_deck(spec, sources)
     assert {n.kind for n in notes} == set(KINDS)
-    assert any(n.identity == ("term", "乡射礼", "乏") for n in notes)
+    assert any(n.identity[:3] == ("term", "乡射礼", "乏") and n.deck.startswith("自定::") for n in notes)

@@ -104,7 +104,7 @@ def test_preview_shows_a_card_of_each_kind_as_anki_renders_it(client, tmp_path):
         assert strip(preview.back) == strip(card.answer()), note.model
         checked.add(note.model)
     col.close()
-    assert {"term", "order", "overlap"} <= checked
+    assert {"term", "overlap"} <= checked
 
 
 def test_downloads_import_into_anki_and_the_spec_builds_the_same_notes(client, tmp_path):

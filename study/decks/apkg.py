@@ -26,16 +26,22 @@ from .ordercards import OVERLAP_FIELDS
 from .templates import CSS, TEMPLATES
 
 MODEL_IDS = {  # never change these
-    "term": 1739480101,
-    "passage": 1739480102,
+    "term": 1739480201,  # 1739480101 held term notes with both directions (before the 词语 split)
+    "term_reverse": 1739480202,
+    "passage": 1739480203,  # 1739480102: whole paragraphs, both directions
+    "passage_reverse": 1739480204,
     "cloze": 1739480103,
     "order": 1739480104,
     "overlap": 1739480105,
 }
 DECK_ID_BASE = 1_700_000_000_000  # deck id = base + a hash of the deck's name
+_TERM = ("Term", "Reading", "Sense", "Glosses", "Example", "Context", "Source")
+_PASSAGE = ("Passage", "Translation", "Before", "Commentary", "Context", "Source")
 FIELDS = {  # frozen: only ever rename a field together with a new model id
-    "term": ("Term", "Reading", "Pinyin", "Glosses", "Clue", "Category", "Example", "ExampleClue", "Source"),
-    "passage": ("Passage", "Translation", "Commentary", "Context", "Source"),
+    "term": _TERM,
+    "term_reverse": ("Clue", *_TERM),
+    "passage": _PASSAGE,
+    "passage_reverse": _PASSAGE,
     "cloze": ("Text", "Glosses", "Translation", "Commentary", "Context", "Source"),
     "order": (
         "Title",
@@ -53,13 +59,15 @@ FIELDS = {  # frozen: only ever rename a field together with a new model id
     "overlap": ("Title", *OVERLAP_FIELDS, "Full", "Source"),
 }
 NAMES = {
-    "term": "礼经本义 · 词语",
-    "passage": "礼经本义 · 经文",
+    "term": "礼经本义 · 词→义",
+    "term_reverse": "礼经本义 · 义→词",
+    "passage": "礼经本义 · 经→译",
+    "passage_reverse": "礼经本义 · 译→经",
     "cloze": "礼经本义 · 填空",
     "order": "礼经本义 · 次序",
     "overlap": "礼经本义 · 次序填空",
 }
-SORT_FIELD = {"order": 4}  # the element, not the list's title
+SORT_FIELD = {"order": 4, "term_reverse": 1}  # the element, the headword
 
 
 def _model(kind: str) -> genanki.Model:
@@ -80,6 +88,7 @@ def deck_id(name: str) -> int:
 
 
 def note_guid(note: NoteData) -> str:
+    """The GUID of the note's fact (``genanki.guid_for`` of the fact id's parts)."""
     return genanki.guid_for(*note.identity)
 
 

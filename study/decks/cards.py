@@ -1,19 +1,28 @@
 """The notes of a deck, as plain data (no genanki): terms, passages, clozes and orders.
 
-Every field is HTML made by :mod:`study.markup`, so all text from the corpus, the glossary and
-the teacher's spec is escaped exactly once.
+Every field is HTML made by :mod:`.markup`, so all text from the corpus, the glossary and the
+teacher's spec is escaped exactly once. A note's fields depend only on its identity (its fact,
+:mod:`.sequences`) and on the rite's text and terms, never on which stages or other rites a spec
+chose: the same note is the same in every package. A spec option that changes a note (a teacher's
+glosses, another cloze limit) gives it another identity and the spec's own deck.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
 from dataclasses import replace
 
-from ..model import Gloss, Passage, Stage
-from .items import PassageItem
+from ..model import Document, Passage, Term
+from ..text.normalize import normalize
 from .markup import cloze_text, esc, highlight, items, mask, ruby, span
-from .notedata import NoteData, deck_name, stage_label, tag
+from .newcards import schedule
+from .notedata import KIND_TAGS, NoteData, custom_deck, rite_deck, stage_label, tag
 from .ordercards import order_notes
-from .selection import Selection, TermChoice, cloze_spans, passage_choices
+from .selection import RiteChoice, Selection, TermChoice, cloze_spans
+from .sequences import passage_fact, term_fact
+from .sources import Places, place
+from .units import Unit, passage_units
 
 CATEGORY_LABELS = {
     "vessel": "器皿",
@@ -26,126 +35,166 @@ CATEGORY_LABELS = {
     "other": "其他",
 }
 MAX_GLOSSES = 5
-HINT_CHARS = 12  # a cloze hint (the term's first gloss) is cut to this length
-_KIND_RANK = {"terms": 0, "passages": 1, "cloze": 2, "steps": 3, "stages": 4}
+HINT_CHARS = 12  # a cloze hint is a gloss (or its first clauses) of at most this many characters
+DEFAULT_CLOZE = 6
+ORDER_SHARE = 0.35  # order cards at most this share of a rite's cards
+_HINT_CUTS = "，、；"
+_RANK = {"terms": 0, "units": 1, "steps": 3, "stages": 4}
 
 
-def _glosses(glosses: tuple[Gloss, ...], term: str, *, masked: bool) -> tuple[list[str], list[str]]:
+def _digest(*parts: object) -> str:
+    return hashlib.sha256("\x1f".join(map(str, parts)).encode()).hexdigest()[:10]
+
+
+def _gloss_items(t: Term, places: Places, *, masked: bool) -> tuple[list[str], list[str]]:
     """Distinct glosses (with who gave them) as HTML list items, and as plain text."""
     merged: dict[str, list[str]] = {}
-    for g in glosses:
-        who = g.speaker or (g.file if g.formula == "spec" else None)
+    for g in t.glosses:
         names = merged.setdefault(g.gloss, [])
+        who = places.who(g)
         if who and who not in names:
             names.append(who)
     html, text = [], []
     for gloss, names in list(merged.items())[:MAX_GLOSSES]:
-        shown = mask(gloss, [term]) if masked else gloss
-        html.append(span("gloss", shown) + span("who", "、".join(names)))
+        shown = mask(gloss, [t.term]) if masked else gloss
+        who = "、".join(names)
+        html.append(span("gloss", shown) + span("who", mask(who, [t.term]) if masked else who))
         text.append(shown)
     return html, text
 
 
-def _where(rite: str | None, stage: str | None, file: str | None, line: int | None) -> str:
-    parts = [p for p in (rite, stage, f"{file}:{line}" if file and line else file) if p]
-    return " · ".join(parts)
+def _context(rite: str, stage_name: str | None, modern: str | None = None) -> str:
+    return f"{rite} · {stage_label(stage_name)}" + (f"（{modern}）" if modern else "")
 
 
-def _term_source(choice: TermChoice) -> str:
-    t = choice.term
-    located = next((g for g in t.glosses if g.line is not None), None)
-    if located:
-        return _where(located.rite, stage_label(located.stage), located.file, located.line)
-    if t.example:
-        stage = choice.stage.name if choice.stage and choice.stage.id == t.example.stage_id else None
-        return _where(t.example.rite, stage, t.example.file, t.example.line)
-    first = t.glosses[0]
-    return _where(None, None, first.file, None) + (f"（{first.speaker}）" if first.speaker else "")
+def _custom_term(selection: Selection, choice: TermChoice) -> str | None:
+    """A key for a term the spec changed (its own note), or None for the standard note."""
+    spec, t = selection.spec, choice.term
+    if t.normalized in selection.custom or spec.glossary:
+        return "custom-" + _digest(spec.name, spec.glossary, t.pinyin, t.category, *(g.gloss for g in t.glosses))
+    return None
 
 
-def term_note(choice: TermChoice) -> NoteData:
-    t = choice.term
-    glosses, plain_glosses = _glosses(t.glosses, t.term, masked=False)
-    clues, _ = _glosses(t.glosses, t.term, masked=True)
+def term_notes(selection: Selection, choice: TermChoice, places: Places, ambiguous: set[str]) -> list[NoteData]:
+    """The 词→义 note of a term and, when its glosses name it alone, its 义→词 note (a later note:
+    it comes at least a day of new cards after the first)."""
+    t, c = choice.term, _rite(selection, choice.rite)
+    glosses, plain = _gloss_items(t, places, masked=False)
+    clues, clue_text = _gloss_items(t, places, masked=True)
+    located = next((g for g in t.glosses if g.line is not None or g.formula == "spec"), t.glosses[0])
+    custom = _custom_term(selection, choice)
+    fact = tuple(term_fact(choice.rite, t.term).split(":")) + ((custom,) if custom else ())
+    deck = custom_deck(selection.spec.name, choice.rite) if custom else rite_deck(c.document, c.rite)
     example = t.example.text if t.example else ""
-    fields = (
+    common = (
         ("Term", esc(t.term)),
         ("Reading", ruby(t.term, t.pinyin)),
-        ("Pinyin", esc(t.pinyin)),
+        ("Sense", ""),
         ("Glosses", items(glosses, "glosses")),
-        ("Clue", items(clues, "glosses")),
-        ("Category", esc(CATEGORY_LABELS.get(t.category, t.category))),
         ("Example", highlight(example, t.term)),
-        ("ExampleClue", esc(mask(example, [t.term])).replace("～", '<b class="hl">～</b>')),
-        ("Source", esc(_term_source(choice))),
+        ("Context", esc(_context(choice.rite, choice.stage.name if choice.stage else None))),
+        ("Source", esc(places.gloss_source(located))),
     )
     stage = stage_label(choice.stage.name) if choice.stage else None
-    tags = [tag("kind", "terms"), tag("category", t.category), tag(choice.rite, *([stage] if stage else []))]
-    return NoteData(
-        "terms",
-        "term",
-        ("term", choice.rite, t.normalized),
-        deck_name(choice.rite, "terms"),
-        fields,
-        tuple(tags),
-        choice.order,
-        2,
-        (f"{t.term} ({t.pinyin})" if t.pinyin else t.term, "；".join(plain_glosses)),
-    )
+    tags = (tag(KIND_TAGS["terms"], CATEGORY_LABELS.get(t.category, t.category)), tag(choice.rite, stage or ""))
+    forward = NoteData(
+        "terms", "term", fact, deck, common, tags, (*choice.order, _RANK["terms"]), 1,
+        (f"{t.term} ({t.pinyin})" if t.pinyin else t.term, "；".join(plain)),
+    )  # fmt: skip
+    out = [forward]
+    shown = [x for x in clue_text if x.replace("～", "").strip()]
+    if shown and t.normalized not in ambiguous and not any(normalize(t.term) in normalize(x) for x in clue_text):
+        out.append(
+            replace(
+                forward,
+                model="term_reverse",
+                identity=(*fact[:1], "reverse", *fact[1:]),
+                fields=(
+                    ("Clue", items(clues, "glosses")),
+                    *(
+                        (k, esc(mask(_context(choice.rite, stage), [t.term])) if k == "Context" else v)
+                        for k, v in common
+                    ),
+                ),
+                plain=("；".join(clue_text), t.term),
+                later_than=forward.fact,
+            )
+        )
+    return out
 
 
-def _context(rite: str, stage: Stage) -> str:
-    modern = f"（{stage.modern_name}）" if stage.modern_name else ""
-    return f"{rite} · {stage_label(stage.name)}{modern}"
+def _ambiguous(terms: tuple[Term, ...]) -> set[str]:
+    """Terms sharing a gloss with another term of the rite: their gloss→term card would have two
+    right answers, so it is not made."""
+    by_gloss: dict[str, set[str]] = {}
+    for t in terms:
+        for g in t.glosses:
+            by_gloss.setdefault(normalize(g.gloss), set()).add(t.normalized)
+    return {n for names in by_gloss.values() if len(names) > 1 for n in names}
 
 
-def _commentary(passage: Passage) -> str:
-    return items((span("who", s.speaker) + esc(s.text) for s in passage.commentary), "commentary")
+def _rite(selection: Selection, name: str) -> RiteChoice:
+    return next(c for c in selection.rites if c.rite.name == name)
 
 
-def _source(file: str, passage: Passage) -> str:
-    first, last = passage.span
-    return f"{file}:{first}" + (f"–{last}" if last != first else "")
+def _unit_commentary(passage: Passage, units: list[Unit]) -> list[list[str]]:
+    """The commentary segments (as HTML list items) of each unit: a segment goes with the unit
+    whose text its 【…】 follows."""
+    bounds, total = [], 0
+    for u in units:
+        total += len(u.text)
+        bounds.append(total)
+    starts: list[tuple[int, int, int]] = []  # (first line, last line, text offset) of each 【…】
+    offset = 0
+    for piece in passage.pieces:
+        if piece.kind == "text":
+            offset += len(piece.text)
+        elif piece.kind == "commentary":
+            starts.append((piece.line, piece.end, offset))
+    out: list[list[str]] = [[] for _ in units]
+    for s in passage.commentary:
+        at = next((o for first, last, o in starts if first <= s.line <= last), total)
+        k = next((i for i, b in enumerate(bounds) if at <= b), len(units) - 1)
+        out[k].append(span("who", s.speaker) + esc(s.text))
+    return out
 
 
-def passage_note(item: PassageItem, order: tuple[int, ...]) -> NoteData:
-    p = item.passage
-    fields = (
-        ("Passage", esc(p.text)),
-        ("Translation", esc(p.translation)),
-        ("Commentary", _commentary(p)),
-        ("Context", esc(_context(item.rite, item.stage))),
-        ("Source", esc(_source(item.file, p))),
-    )
-    return NoteData(
-        "passages",
-        "passage",
-        ("passage", item.id),
-        deck_name(item.rite, "passages"),
-        fields,
-        (tag("kind", "passages"), tag(item.rite, stage_label(item.stage.name))),
-        order,
-        2,
-        (p.text, p.translation or ""),
-    )
+def _hint(t: Term) -> str:
+    """A gloss of ``t`` that shares no character with it, cut at a clause (never mid-word) to at
+    most :data:`HINT_CHARS` characters; empty if there is none."""
+    chars = set(normalize(t.term))
+    best = ""
+    for g in t.glosses:
+        text = g.gloss.strip("。；，、 ")
+        while len(text) > HINT_CHARS:
+            cut = max(text.rfind(c, 0, HINT_CHARS + 1) for c in _HINT_CUTS)
+            if cut <= 0:
+                text = ""
+                break
+            text = text[:cut]
+        if text and not chars & set(normalize(text)) and (not best or len(text) < len(best)):
+            best = text
+    return best
 
 
-def cloze_note(item: PassageItem, order: tuple[int, ...], max_terms: int) -> NoteData | None:
-    """A cloze over the glossed terms of a passage (every occurrence of a term shares its number);
-    None when the passage contains none, since a cloze note needs a deletion."""
-    spans = cloze_spans(item, max_terms=max_terms)
+def cloze_note(selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, seen: set[str], base: NoteData):
+    """A cloze over the glossed terms of a unit not yet clozed in its stage (``seen``; every
+    occurrence of a term shares its number); None when there is none."""
+    spec = selection.spec
+    pool = [t for t in selection.cloze_pools.get(c.rite.name, ()) if t.normalized not in seen]
+    spans = cloze_spans(unit.text, pool, max_terms=spec.max_cloze)
+    seen.update(t.normalized for _, _, t in spans)
     if not spans:
         return None
     numbers: dict[str, int] = {}
     for _, _, t in spans:
         numbers.setdefault(t.normalized, len(numbers) + 1)
-    text, pos, out = item.passage.text, 0, []
+    text, pos, out = unit.text, 0, []
     for start, end, t in spans:
-        hint = mask(t.glosses[0].gloss, [t.term])[:HINT_CHARS] if t.glosses else ""
-        hint_part = f"::{cloze_text(hint)}" if hint else ""
+        hint = _hint(t)
         out += [
             cloze_text(text[pos:start]),
-            f"{{{{c{numbers[t.normalized]}::{cloze_text(text[start:end])}{hint_part}}}}}",
+            f"{{{{c{numbers[t.normalized]}::{cloze_text(text[start:end])}{'::' + cloze_text(hint) if hint else ''}}}}}",
         ]
         pos = end
     out.append(cloze_text(text[pos:]))
@@ -154,56 +203,119 @@ def cloze_note(item: PassageItem, order: tuple[int, ...], max_terms: int) -> Not
         ruby(t.term, t.pinyin) + span("gloss", "；".join(dict.fromkeys(g.gloss for g in t.glosses[:3])))
         for t in terms.values()
     ]
-    words = [t.term for t in terms.values()]
+    custom = () if spec.max_cloze == DEFAULT_CLOZE else (f"max{spec.max_cloze}",)
     fields = (
         ("Text", "".join(out)),
         ("Glosses", items(glossed, "glosses")),
-        ("Translation", esc(item.passage.translation)),
-        ("Commentary", _commentary(item.passage)),
-        ("Context", esc(mask(_context(item.rite, item.stage), words))),
-        ("Source", esc(_source(item.file, item.passage))),
+        ("Translation", base.field("Translation")),
+        ("Commentary", base.field("Commentary")),
+        ("Context", esc(mask(base.plain[0] if base.plain else "", [t.term for t in terms.values()]))),
+        ("Source", base.field("Source")),
     )
-    return NoteData(
-        "cloze",
-        "cloze",
-        ("cloze", item.id),
-        deck_name(item.rite, "cloze"),
-        fields,
-        (tag("kind", "cloze"), tag(item.rite, stage_label(item.stage.name))),
-        order,
-        len(numbers),
-    )
+    deck = custom_deck(spec.name, c.rite.name) if custom else base.deck
+    identity = (*passage_fact(unit_id, "cloze").split(":", 1), *custom)
+    return replace(base, kind="cloze", model="cloze", identity=identity, deck=deck, fields=fields, cards=len(numbers),
+                   tags=(tag(KIND_TAGS["cloze"]), base.tags[-1]), plain=None)  # fmt: skip
 
 
-def _passage_notes(selection: Selection) -> list[NoteData]:
-    spec = selection.spec
-    # Clozes draw on every term of the scope, not only the deck's N most frequent: a passage's
-    # clozes then stay the same from deck to deck, and updating one never orphans a cloze card.
-    terms = selection.cloze_pool
-    out: list[NoteData] = []
-    for choice in selection.rites:
-        for item in passage_choices(choice, terms):
-            at = (choice.index, choice.position(item.stage))
-            if "passages" in spec.kinds and item.passage.translation:
-                out.append(passage_note(item, (*at, _KIND_RANK["passages"], item.index)))
-            if "cloze" in spec.kinds:
-                note = cloze_note(item, (*at, _KIND_RANK["cloze"], item.index), spec.max_cloze)
-                if note is not None:
-                    out.append(note)
+def unit_notes(selection: Selection, c: RiteChoice) -> list[NoteData]:
+    """Per unit of each chosen passage: a 经→译 note (and a later 译→经 note) when the unit is short
+    and has its translation, and a cloze note over its glossed terms."""
+    spec, out = selection.spec, []
+    chosen = {s.id for s in c.stages}
+    for stage in c.rite.stages:
+        if stage.id not in chosen:
+            continue
+        context = _context(c.rite.name, stage.name, stage.modern_name)
+        where = esc(place(c.document, c.rite, stage))
+        seen: set[str] = set()  # a term is clozed once per stage
+        for p_index, passage in enumerate(stage.passages):
+            if not passage.text:
+                continue
+            units = passage_units(passage)
+            notes = _unit_commentary(passage, units)
+            for k, unit in enumerate(units):
+                unit_id = f"{stage.id}#{p_index}.{unit.key}"
+                before = units[k - 1].text if k else ""
+                base = NoteData(
+                    "passages",
+                    "passage",
+                    tuple(passage_fact(unit_id).split(":", 1)),
+                    rite_deck(c.document, c.rite),
+                    (
+                        ("Passage", esc(unit.text)),
+                        ("Translation", esc(unit.translation)),
+                        ("Before", esc(before)),
+                        ("Commentary", items(notes[k], "commentary")),
+                        ("Context", esc(context)),
+                        ("Source", where),
+                    ),
+                    (tag(KIND_TAGS["passages"]), tag(c.rite.name, stage_label(stage.name))),
+                    (c.index, c.position(stage), _RANK["units"], p_index, unit.first),
+                    1,
+                    (context, unit.translation or ""),
+                )
+                if "passages" in spec.kinds and unit.translation and unit.atomic:
+                    out.append(replace(base, plain=(unit.text, unit.translation)))
+                    out.append(
+                        replace(
+                            base,
+                            model="passage_reverse",
+                            identity=("passage", "reverse", base.identity[1]),
+                            plain=(unit.translation, unit.text),
+                            later_than=base.fact,
+                        )
+                    )
+                if "cloze" in spec.kinds:
+                    note = cloze_note(selection, c, unit_id, unit, seen, base)
+                    if note is not None:
+                        out.append(replace(note, order=(*base.order, 1)))
     return out
 
 
-def make_notes(selection: Selection) -> list[NoteData]:
-    """Every note of the deck, in the order of the text, each with its new-card position (``due``)."""
+def make_notes(selection: Selection, references: Sequence[Document] = ()) -> list[NoteData]:
+    """Every note of the deck, each with its new-card position (``due``): see :mod:`.newcards`.
+
+    ``references``: every text a curated gloss may quote (``file:line``), so that its source reads
+    the same in words whichever texts the spec chose.
+    """
     spec = selection.spec
+    places = Places([*references, *(c.document for c in selection.rites)])
     notes: list[NoteData] = []
     if "terms" in spec.kinds:
-        notes += [
-            replace(n, order=(*n.order, _KIND_RANK["terms"], i)) for i, n in enumerate(map(term_note, selection.terms))
-        ]
-    notes += _passage_notes(selection)
+        ambiguous = {
+            name: _ambiguous(tuple(x.term for x in selection.terms if x.rite == name) + selection.cloze_pools[name])
+            for name in selection.cloze_pools
+        }
+        for choice in selection.terms:
+            notes += term_notes(selection, choice, places, ambiguous[choice.rite])
+    for c in selection.rites:
+        notes += unit_notes(selection, c)
     for kind in ("stages", "steps"):
         if kind in spec.kinds:
-            notes += order_notes(selection, kind, rank=_KIND_RANK[kind])
-    notes.sort(key=lambda n: n.order)
-    return [replace(n, due=i) for i, n in enumerate(notes, 1)]
+            notes += order_notes(selection, kind, rank=_RANK[kind])
+    return schedule(_cap_order(notes))
+
+
+def _cap_order(notes: list[NoteData]) -> list[NoteData]:
+    """Keep order cards at most :data:`ORDER_SHARE` of each deck's cards (when the deck has other
+    cards): the step lists of the shortest stages go first (a stage's list goes whole)."""
+    out = list(notes)
+    for deck in dict.fromkeys(n.deck for n in notes):
+        mine = [n for n in out if n.deck == deck]
+        order = sum(n.cards for n in mine if n.kind in ("stages", "steps"))
+        total = sum(n.cards for n in mine)
+        if order == total:
+            continue
+        lists: dict[str, list[NoteData]] = {}
+        for n in mine:
+            if n.kind == "steps":
+                lists.setdefault(n.identity[1] + ":" + n.identity[2], []).append(n)
+        for key in sorted(lists, key=lambda k: (sum(n.cards for n in lists[k]), k)):
+            if order <= ORDER_SHARE * total:
+                break
+            cut = sum(n.cards for n in lists[key])
+            order, total = order - cut, total - cut
+            drop = {id(n) for n in lists[key]}
+            out = [n for n in out if id(n) not in drop]
+    return out

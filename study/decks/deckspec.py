@@ -6,12 +6,12 @@ texts: [000_5ea6dcd6bccc2da6.txt]  # file names under decks/texts (default: ever
 rites: [乡射礼]                    # default: every rite of the texts
 stages: [速賔..再射, 乡射礼.初射]   # by name, id or range a..b (default: every stage)
 kinds: [terms, passages, cloze, stages, steps]
-order: [next, previous, position, overlap]   # the cards of stage and step orders
+order: [overlap]                  # default; next, previous, position on request
 limits: {terms: 150, cloze: 6}    # the N most frequent terms; deletions per passage
 terms:
   extra: [{term: 乏, gloss: 获者所蔽, pinyin: fá, category: implement}]
   exclude: [賔许]
-overlap: {before: 1, prompt: 1, after: 0, window: 10}
+overlap: {before: 2, window: 6}  # items shown before the asked one; items per note
 ```
 
 Parsing collects every problem of the file (unknown key, wrong type, bad value) with its line;
@@ -32,6 +32,7 @@ from ..yamlsrc import YamlDoc, load_yaml, read_source
 
 KINDS = ("terms", "passages", "cloze", "stages", "steps")
 ORDER_CARDS = ("next", "previous", "position", "overlap")
+DEFAULT_ORDER = ("overlap",)  # one card per fact: the windows; the others only when a spec asks
 MAX_PROMPTS = 20  # cloze fields of the overlapping-cloze note type (frozen in study.apkg)
 _ALIASES = {"term": "terms", "passage": "passages", "stage": "stages", "step": "steps", "prev": "previous"}
 _KEYS = ("name", "texts", "rites", "stages", "kinds", "order", "limits", "terms", "overlap", "glossary")
@@ -41,12 +42,13 @@ Problem = tuple[int | None, str]
 
 @dataclass(frozen=True)
 class Overlap:
-    """Overlapping clozes over an ordered list, as the Cloze Overlapper add-on makes them."""
+    """Overlapping clozes over an ordered list, as the Cloze Overlapper add-on makes them: each
+    card asks one item, with the ``before`` items that precede it shown."""
 
-    before: int = 1  # items shown before the prompted ones
-    prompt: int = 1  # items prompted on one card
-    after: int = 0  # items shown after
-    window: int = 10  # items per note; long lists are cut into overlapping windows
+    before: int = 2  # items shown before the asked one (neighbouring windows share as many)
+    prompt: int = 1  # items asked on one card (only 1: one card per fact)
+    after: int = 0  # items shown after (only 0: the card asks what comes next)
+    window: int = 6  # items per note; long lists are cut into overlapping windows
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,7 @@ class DeckSpec:
     rites: tuple[str, ...] = ()
     stages: tuple[StageRef, ...] = ()
     kinds: tuple[str, ...] = KINDS
-    order: tuple[str, ...] = ORDER_CARDS
+    order: tuple[str, ...] = DEFAULT_ORDER
     max_terms: int | None = None
     max_cloze: int = 6
     extra_terms: tuple[ExtraTerm, ...] = ()
@@ -145,8 +147,8 @@ class _Reader:
         return tuple(out)
 
     def integer(self, value: Any, at: tuple[Any, ...], low: int, high: int | None = None) -> int | None:
-        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high and value > high):
-            bound = f"from {low} to {high}" if high else f"at least {low}"
+        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+            bound = f"from {low} to {high}" if high is not None else f"at least {low}"
             self.problem(at, f"must be a whole number {bound}, not {value!r}")
             return None
         return value
@@ -253,7 +255,7 @@ def read_deckspec(text: str, path: str, *, folder: Path | None = None) -> DeckSp
     raw_overlap = r.mapping(data.get("overlap"), ("overlap",), ("before", "prompt", "after", "window"))
     defaults = Overlap()
     ov = {}
-    for k, low, high in (("before", 0, 5), ("prompt", 1, 5), ("after", 0, 5), ("window", 2, MAX_PROMPTS)):
+    for k, low, high in (("before", 0, 5), ("prompt", 1, 1), ("after", 0, 0), ("window", 2, MAX_PROMPTS)):
         got = r.integer(raw_overlap[k], ("overlap", k), low, high) if k in raw_overlap else None
         ov[k] = got if got is not None else getattr(defaults, k)
     overlap = Overlap(**ov)
@@ -270,7 +272,7 @@ def read_deckspec(text: str, path: str, *, folder: Path | None = None) -> DeckSp
         rites=r.strings(data.get("rites"), ("rites",)),
         stages=_stage_refs(r, data.get("stages")),
         kinds=r.choices(data.get("kinds"), ("kinds",), KINDS, "kind") if "kinds" in data else KINDS,
-        order=r.choices(data.get("order"), ("order",), ORDER_CARDS, "order card") if "order" in data else ORDER_CARDS,
+        order=r.choices(data.get("order"), ("order",), ORDER_CARDS, "order card") if "order" in data else DEFAULT_ORDER,
         max_terms=max_terms,
         max_cloze=max_cloze or 6,
         extra_terms=_extra_terms(r, terms.get("extra")),

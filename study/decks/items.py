@@ -122,12 +122,12 @@ def passage_items(doc: Document, rite: Rite, terms: Sequence[Term] = ()) -> list
     return out
 
 
-def cloze_terms(item: PassageItem, *, max_terms: int = 6) -> tuple[Term, ...]:
-    """The glossed terms to blank out in a passage: longest first, never overlapping."""
-    text = normalize(item.passage.text)
+def cloze_terms(text: str, terms: Sequence[Term], *, max_terms: int = 6) -> tuple[Term, ...]:
+    """The glossed terms to blank out in (normalised) ``text``: longest first, never overlapping,
+    at most ``max_terms``, in text order."""
     taken = [False] * len(text)
     chosen: list[Term] = []
-    for t in sorted(item.terms, key=lambda t: (-len(t.normalized), t.normalized)):
+    for t in sorted(terms, key=lambda t: (-len(t.normalized), t.normalized)):
         if len(t.normalized) == 1 and category_of(t.normalized) is None:
             continue  # a lone character outside the lexicon (人, 面 …) is no word to recall
         at = text.find(t.normalized)

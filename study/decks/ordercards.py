@@ -1,137 +1,162 @@
 """Notes for learning an order: the stages of a rite, the steps of a stage.
 
-Per element: "what comes next", "what came before" (neighbours shown as context) and "the n-th
-stage of …". Per window of the list: overlapping clozes in the manner of the Cloze Overlapper
-add-on, but made here, so each card is a plain cloze that every Anki client shows: field ``Textk``
-holds only cloze ``k``, and Anki renders a cloze field without the card's number as nothing.
+One note per window of at most ``overlap.window`` (6) items of the list (:func:`.sequences.windows`;
+neighbouring windows share ``overlap.before`` items). Each card of a window asks one item, as a
+cloze, with the ``before`` items that precede it shown as context (or 「始」 for the first item of
+the list): one card per "what comes after these" fact, every item asked once. Items are short
+labels (:func:`.sequences.labels`; repeated stage names numbered 〔一〕/〔二〕), so the front is
+answerable; the back lists the window with each step's full sentence (a stage's modern name).
+
+Plain clozes that every Anki client shows: field ``Textk`` holds only cloze ``k``, and Anki
+renders a cloze field without the card's number as nothing.
+
+A spec may also ask for "next", "previous" and "position" cards (``order:``); those notes are not
+in the standard decks and go to the spec's own deck.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from .deckspec import MAX_PROMPTS, Overlap
-from .items import Element, Sequence_, stage_sequence, step_sequence
+from .items import Sequence_, stage_sequence, step_sequence
 from .markup import cloze_text, esc
-from .notedata import DECK_LABELS, NoteData, deck_name, stage_label, tag
+from .notedata import KIND_TAGS, NoteData, custom_deck, rite_deck, stage_label, tag
 from .selection import RiteChoice, Selection
+from .sequences import labels, stage_names, window_fact, windows
+from .sources import place
 
-UNITS = {"stages": "个仪节", "steps": "步"}  # 下一个仪节 / 下一步, 第5个仪节 / 第5步
+UNITS = {"stages": "个仪节", "steps": "步"}  # 下一个仪节 / 下一步
 OVERLAP_FIELDS = tuple(f"Text{k}" for k in range(1, MAX_PROMPTS + 1))
+START = "始"
 
 
-def _item(el: Element, escape=esc) -> str:
-    modern = f'<span class="modern">{escape(el.modern)}</span>' if el.modern else ""
-    return f'<span class="cname">{escape(el.text)}</span>{modern}'
+@dataclass(frozen=True)
+class _List:
+    """A list to learn, with what its cards show of each item."""
+
+    choice: RiteChoice
+    seq: Sequence_
+    title: str
+    labels: tuple[str, ...]  # on the front
+    details: tuple[str, ...]  # on the back: the full sentence or the modern name
+    chosen: frozenset[str]  # ids of the items the spec chose
+
+    def item(self, i: int, escape=esc, *, full: bool = False) -> str:
+        detail = self.details[i] if full and self.details[i] != self.labels[i] else ""
+        extra = f'<span class="full">{esc(detail)}</span>' if detail else ""
+        return f'<span class="cname">{escape(self.labels[i])}</span>{extra}'
 
 
-def _sequences(selection: Selection, kind: str) -> Iterator[tuple[RiteChoice, Sequence_, set[str], str]]:
-    """The lists of ``kind`` to learn (two elements at least), the chosen element ids, and a title."""
-    for choice in selection.rites:
+def _lists(selection: Selection, kind: str) -> Iterator[_List]:
+    for c in selection.rites:
+        names = stage_names(c.rite)
         if kind == "stages":
-            seq = stage_sequence(choice.rite)
-            chosen = {s.id for s in choice.stages}
-            title = choice.rite.name
-        else:
-            for stage in choice.stages:
-                seq = step_sequence(choice.rite, stage)
-                if stage.name and len(seq.elements) >= 2:
-                    modern = f"（{stage.modern_name}）" if stage.modern_name else ""
-                    yield choice, seq, {e.id for e in seq.elements}, f"{choice.rite.name} · {stage.name}{modern}"
+            seq = stage_sequence(c.rite)
+            chosen = frozenset(s.id for s in c.stages)
+            if len(seq.elements) >= 2 and chosen & {e.id for e in seq.elements}:
+                shown = tuple(names[e.id] for e in seq.elements)
+                details = tuple(f"{names[e.id]}（{e.modern}）" if e.modern else names[e.id] for e in seq.elements)
+                yield _List(c, seq, c.rite.name, shown, details, chosen)
             continue
-        if len(seq.elements) >= 2 and chosen & {e.id for e in seq.elements}:
-            yield choice, seq, chosen, title
+        for stage in c.stages:
+            seq = step_sequence(c.rite, stage)
+            if stage.name and len(seq.elements) >= 2:
+                texts = [e.text for e in seq.elements]
+                title = f"{c.rite.name} · {names.get(stage.id, stage.name)}"
+                yield _List(c, seq, title, tuple(labels(texts)), tuple(texts), frozenset(e.id for e in seq.elements))
 
 
-def _place(choice: RiteChoice, seq: Sequence_, index: int) -> tuple[int, int, str]:
-    """(stage position, index inside the stage, stage label) of element ``index``, for order and tags."""
-    stage = choice.rite.stage(seq.stage_id or seq.elements[index].id)
-    position = choice.position(stage) if stage else 0
-    inner = index if seq.kind == "steps" else 0
-    return position, inner, stage_label(stage.name if stage else None)
+def _stage_of(lst: _List, i: int):
+    return lst.choice.rite.stage(lst.seq.stage_id or lst.seq.elements[i].id)
 
 
-def _order_note(
-    choice: RiteChoice, seq: Sequence_, i: int, title: str, kind: str, asks: tuple[str, ...], rank: int
-) -> NoteData | None:
-    els = seq.elements
-    el, prev, nxt = els[i], els[i - 1] if i else None, els[i + 1] if i + 1 < len(els) else None
-    ask = {"next": nxt is not None, "previous": prev is not None, "position": True}
-    ask = {k: v and k in asks for k, v in ask.items()}
-    if not any(ask.values()):
-        return None
-    unit = UNITS[kind]
-    position, inner, stage = _place(choice, seq, i)
-    fields = (
-        ("Title", esc(title)),
-        ("Unit", esc(unit)),
-        ("Position", str(i + 1)),
-        ("Count", str(len(els))),
-        ("Item", _item(el)),
-        ("Prev", _item(prev) if prev else ""),
-        ("Next", _item(nxt) if nxt else ""),
-        ("AskNext", "1" if ask["next"] else ""),
-        ("AskPrev", "1" if ask["previous"] else ""),
-        ("AskPosition", "1" if ask["position"] else ""),
-        ("Source", esc(f"{choice.document.file}:{el.line}" if el.line else choice.document.file)),
-    )
-    answer = el.text + (f" {el.modern}" if el.modern else "")
-    return NoteData(
-        kind,
-        "order",
-        ("order", seq.id, el.id),
-        deck_name(choice.rite.name, kind),
-        fields,
-        (tag("kind", kind), tag(choice.rite.name, stage)),
-        (choice.index, position, rank, inner, 0),
-        sum(ask.values()),
-        (f"{title} 第{i + 1}{unit}", answer) if ask["position"] else None,
-    )
-
-
-def _overlap_card(els: tuple[Element, ...], j: int, k: int, ov: Overlap) -> str:
-    """Field ``Text{k}``: the prompted elements as cloze ``k``, ``before``/``after`` of context, gaps as ⋯."""
-    lo, hi = max(j - ov.before, 0), min(j + ov.prompt + ov.after, len(els))
-    rows = ['<li class="gap">⋯</li>'] if lo > 0 else []
-    for n in range(lo, hi):
-        if j <= n < j + ov.prompt:
-            rows.append(f'<li value="{n + 1}" class="ask">{{{{c{k}::{_item(els[n], cloze_text)}}}}}</li>')
-        else:
-            rows.append(f'<li value="{n + 1}" class="ctx">{_item(els[n])}</li>')
-    if hi < len(els):
+def _card(lst: _List, j: int, k: int, lo: int, ov: Overlap) -> str:
+    """Field ``Text{k}``: item ``j`` as cloze ``k`` after up to ``before`` items of context."""
+    rows = [f'<li class="gap">{START}</li>'] if j == 0 else []
+    if j > 0 and max(j - ov.before, lo) > 0:
         rows.append('<li class="gap">⋯</li>')
+    for n in range(max(j - ov.before, lo, 0), j):
+        rows.append(f'<li value="{n + 1}" class="ctx">{lst.item(n)}</li>')
+    rows.append(f'<li value="{j + 1}" class="ask">{{{{c{k}::{lst.item(j, cloze_text)}}}}}</li>')
     return f'<ol class="seq">{"".join(rows)}</ol>'
 
 
-def _overlap_notes(choice: RiteChoice, seq: Sequence_, chosen: set[str], title: str, kind: str, ov: Overlap, rank: int):
-    els = seq.elements
-    groups = [j for j in range(max(len(els) - ov.prompt + 1, 1)) if chosen & {e.id for e in els[j : j + ov.prompt]}]
+def _window_notes(selection: Selection, lst: _List, kind: str, rank: int) -> list[NoteData]:
+    ov, c = selection.spec.overlap, lst.choice
+    custom = () if ov == Overlap() else (f"w{ov.window}b{ov.before}",)
+    deck = custom_deck(selection.spec.name, c.rite.name) if custom else rite_deck(c.document, c.rite)
+    els = lst.seq.elements
     done: set[int] = set()
     out: list[NoteData] = []
-    for start, window in seq.windows(ov.window, ov.window - ov.before - ov.after):
-        mine = [j for j in groups if start <= j < start + len(window) and j not in done][:MAX_PROMPTS]
-        if not mine:
-            continue
+    for start, window in windows(els, ov.window, ov.before):
+        mine = [j for j in range(start, start + len(window)) if j not in done][:MAX_PROMPTS]
         done.update(mine)
-        texts = [_overlap_card(els, j, k, ov) for k, j in enumerate(mine, 1)]
-        full = "".join(f'<li value="{start + n + 1}">{_item(e)}</li>' for n, e in enumerate(window))
-        position, inner, stage = _place(choice, seq, mine[0])
+        if not mine or not lst.chosen & {els[j].id for j in mine}:
+            continue
+        texts = [_card(lst, j, k, start, ov) for k, j in enumerate(mine, 1)]
+        full = "".join(f'<li value="{start + n + 1}">{lst.item(start + n, full=True)}</li>' for n in range(len(window)))
+        last = _stage_of(lst, mine[-1])
+        at = c.position(last) if last else 0
         fields = (
-            ("Title", esc(f"{title} · {DECK_LABELS[kind]}")),
+            ("Title", esc(lst.title)),
             *zip(OVERLAP_FIELDS, texts + [""] * (MAX_PROMPTS - len(texts)), strict=True),
-            ("Full", f'<ol class="seq">{full}</ol>'),
-            ("Source", esc(choice.document.file)),
+            ("Full", f'<ol class="seq">{"".join(full)}</ol>'),
+            ("Source", esc(place(c.document, c.rite, last if kind == "steps" else None))),
         )
         out.append(
             NoteData(
                 kind,
                 "overlap",
-                ("overlap", seq.id, els[mine[0]].id),
-                deck_name(choice.rite.name, kind),
+                (*window_fact(lst.seq.id, els[start].id).split(":"), *custom),
+                deck,
                 fields,
-                (tag("kind", kind), tag("kind", "overlap"), tag(choice.rite.name, stage)),
-                (choice.index, position, rank, inner, 1),
+                (tag(KIND_TAGS[kind]), tag(c.rite.name, stage_label(last.name if last else None))),
+                (c.index, at, rank, start),
                 len(mine),
+                (f"{lst.title}：{'、'.join(lst.labels[start : mine[0]])}…", "、".join(lst.labels[j] for j in mine)),
+            )
+        )
+    return out
+
+
+def _neighbour_notes(selection: Selection, lst: _List, kind: str, rank: int) -> list[NoteData]:
+    """The "next" / "previous" / "position" cards a spec asks for (the spec's own deck)."""
+    asks = tuple(a for a in selection.spec.order if a != "overlap")
+    c, els, out = lst.choice, lst.seq.elements, []
+    for i, el in enumerate(els):
+        if el.id not in lst.chosen:
+            continue
+        ask = {"next": i + 1 < len(els), "previous": i > 0, "position": True}
+        ask = {k: v and k in asks for k, v in ask.items()}
+        if not any(ask.values()):
+            continue
+        stage = _stage_of(lst, i)
+        fields = (
+            ("Title", esc(lst.title)),
+            ("Unit", esc(UNITS[kind])),
+            ("Position", str(i + 1)),
+            ("Count", str(len(els))),
+            ("Item", lst.item(i, full=True)),
+            ("Prev", lst.item(i - 1, full=True) if i else ""),
+            ("Next", lst.item(i + 1, full=True) if i + 1 < len(els) else ""),
+            ("AskNext", "1" if ask["next"] else ""),
+            ("AskPrev", "1" if ask["previous"] else ""),
+            ("AskPosition", "1" if ask["position"] else ""),
+            ("Source", esc(place(c.document, c.rite, stage))),
+        )
+        out.append(
+            NoteData(
+                kind,
+                "order",
+                ("order", lst.seq.id, el.id, "+".join(asks)),
+                custom_deck(selection.spec.name, c.rite.name),
+                fields,
+                (tag(KIND_TAGS[kind]), tag(c.rite.name, stage_label(stage.name if stage else None))),
+                (c.index, c.position(stage) if stage else 0, rank, i, 1),
+                sum(ask.values()),
+                (f"{lst.title} 第{i + 1}{UNITS[kind]}", lst.details[i]) if ask["position"] else None,
             )
         )
     return out
@@ -139,14 +164,9 @@ def _overlap_notes(choice: RiteChoice, seq: Sequence_, chosen: set[str], title: 
 
 def order_notes(selection: Selection, kind: str, *, rank: int) -> list[NoteData]:
     """The order notes of ``kind`` ("stages" or "steps") for the chosen stages."""
-    asks = selection.spec.order
     out: list[NoteData] = []
-    for choice, seq, chosen, title in _sequences(selection, kind):
-        for i, el in enumerate(seq.elements):
-            if el.id in chosen:
-                note = _order_note(choice, seq, i, title, kind, asks, rank)
-                if note is not None:
-                    out.append(note)
-        if "overlap" in asks:
-            out += _overlap_notes(choice, seq, chosen, title, kind, selection.spec.overlap, rank)
+    for lst in _lists(selection, kind):
+        if "overlap" in selection.spec.order:
+            out += _window_notes(selection, lst, kind, rank)
+        out += _neighbour_notes(selection, lst, kind, rank)
     return out

@@ -8,7 +8,7 @@ found while parsing the spec, in one :class:`DeckSpecError`.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..errors import DeckSpecError
@@ -17,7 +17,7 @@ from ..terms.lexicon import categories
 from ..terms.reading import pinyin
 from ..text.normalize import normalize
 from .deckspec import DeckSpec, ExtraTerm, Problem, StageRef
-from .items import PassageItem, cloze_terms, passage_items
+from .items import cloze_terms
 
 _SENTENCE = re.compile(r"[^。；！？]+[。；！？」]*")
 
@@ -50,8 +50,11 @@ class TermChoice:
 class Selection:
     spec: DeckSpec
     rites: tuple[RiteChoice, ...]
-    terms: tuple[TermChoice, ...]  # the deck's terms (limited to the N most frequent)
-    cloze_pool: tuple[Term, ...] = ()  # the terms a cloze may blank out: all of the scope, unlimited
+    terms: tuple[TermChoice, ...]  # the deck's terms (limited to the N most frequent), per rite
+    # The terms a cloze may blank out, per rite: every term of the rite's text, whatever the spec
+    # limits or excludes, so a cloze note is the same in every package.
+    cloze_pools: dict[str, tuple[Term, ...]] = field(default_factory=dict, compare=False)
+    custom: frozenset[str] = frozenset()  # normalised terms whose glosses the spec changed
     problems: tuple[Problem, ...] = field(default=(), compare=False)
 
     def raise_problems(self, more: Sequence[Problem] = ()) -> None:
@@ -185,37 +188,44 @@ def _excluded(spec: DeckSpec, known: dict[str, Term], problems: list[Problem]) -
 
 
 def _choose_terms(
-    spec: DeckSpec, rites: Sequence[RiteChoice], terms: Sequence[Term], problems: list[Problem]
+    spec: DeckSpec,
+    rites: Sequence[RiteChoice],
+    terms_of: Callable[[RiteChoice], Sequence[Term]],
+    problems: list[Problem],
 ) -> tuple[TermChoice, ...]:
-    """The terms used or glossed in the chosen stages (the teacher's extras always), each placed
-    in its first stage."""
+    """Per rite, the terms used or glossed in its chosen stages (the teacher's extras always).
+
+    A term's place (first stage that uses or glosses it) and example sentence come from the whole
+    rite, not from the chosen stages: a term note is then the same in every package.
+    """
     if not rites:
         return ()
-    stages = [(c, s, _stage_text(s)) for c in rites for s in c.stages]
-    by_id = {s.id: (c, s) for c, s, _ in stages}
-    texts = _texts(rites)
-    rite_names = {c.rite.name for c in rites}
-    known = {t.normalized: t for t in terms}
+    known = {t.normalized: t for c in rites for t in terms_of(c)}
     excluded = _excluded(spec, known, problems)
-    # The source shown for a teacher's term is the deck's name: the same whether the spec is built
-    # from its file or from the teacher's page.
-    extras = [_extra(x, known, f"{spec.name}（教师补充）") for x in spec.extra_terms]
-    extra_keys = {t.normalized for t in extras}
-    candidates = [*extras, *(t for t in terms if t.normalized not in extra_keys | excluded)]
     chosen: list[TermChoice] = []
-    for t in candidates:
-        counts = [(c, s, text.count(t.normalized)) for c, s, text in stages]
-        home = next(((c, s) for c, s, n in counts if n), None)
-        if home is None:
-            home = next((by_id[g.stage_id] for g in t.glosses if g.stage_id in by_id), None)
-        if home is None and t.normalized not in extra_keys:
-            continue
-        c, s = home or (rites[0], None)
-        if t.example is None or t.example.stage_id not in by_id:
-            t = replace(t, example=_example(t.normalized, texts) or t.example)
-        t = replace(t, glosses=tuple(sorted(t.glosses, key=lambda g: g.formula != "spec" and g.rite not in rite_names)))
-        order = (c.index, c.position(s) if s else 0)
-        chosen.append(TermChoice(t, c.rite.name, s, order, sum(n for _, _, n in counts)))
+    for c in rites:
+        stages = [(s, _stage_text(s)) for s in c.rite.stages]
+        picked = {s.id for s in c.stages}
+        texts = _texts([replace(c, stages=c.rite.stages)])
+        mine = {t.normalized: t for t in terms_of(c)}
+        # The source shown for a teacher's term is the deck's name: the same whether the spec is
+        # built from its file or from the teacher's page.
+        extras = [_extra(x, mine, f"{spec.name}（教师补充）") for x in spec.extra_terms]
+        extra_keys = {t.normalized for t in extras}
+        for t in [*extras, *(t for t in mine.values() if t.normalized not in extra_keys | excluded)]:
+            counts = [(s, text.count(t.normalized)) for s, text in stages]
+            glossed = {g.stage_id for g in t.glosses if g.rite == c.rite.name}
+            in_scope = sum(n for s, n in counts if s.id in picked)
+            if not in_scope and not glossed & picked and t.normalized not in extra_keys:
+                continue
+            home = next((s for s, n in counts if n), None) or next((s for s, _ in stages if s.id in glossed), None)
+            if t.example is None or t.example.rite != c.rite.name:
+                t = replace(t, example=_example(t.normalized, texts))
+            t = replace(
+                t, glosses=tuple(sorted(t.glosses, key=lambda g: g.formula != "spec" and g.rite != c.rite.name))
+            )
+            order = (c.index, c.position(home) if home else 0)
+            chosen.append(TermChoice(t, c.rite.name, home, order, in_scope))
     return tuple(sorted(chosen, key=lambda x: x.order))
 
 
@@ -229,36 +239,47 @@ def _limit(chosen: tuple[TermChoice, ...], spec: DeckSpec) -> tuple[TermChoice, 
     return tuple(x for i, x in enumerate(chosen) if i not in drop)
 
 
-def select(spec: DeckSpec, corpus: Corpus, terms: Sequence[Term]) -> Selection:
-    """Resolve ``spec``: its rites, stages and terms, with every reference problem recorded."""
+def select(
+    spec: DeckSpec,
+    corpus: Corpus,
+    terms: Sequence[Term],
+    terms_by_file: Mapping[str, Sequence[Term]] | None = None,
+) -> Selection:
+    """Resolve ``spec``: its rites, stages and terms, with every reference problem recorded.
+
+    ``terms_by_file`` gives each text's own terms (built from that text alone): a rite's notes
+    then do not depend on which other texts a spec names. Without it every rite uses ``terms``.
+    """
     problems: list[Problem] = []
     pairs = _choose_rites(spec, corpus, problems)
     rites = [RiteChoice(d, r, r.stages, i) for i, (d, r) in enumerate(pairs)]
     rites = _choose_stages(spec, rites, problems)
-    every = _choose_terms(spec, rites, terms, problems)
-    return Selection(spec, tuple(rites), _limit(every, spec), tuple(t.term for t in every), tuple(problems))
+
+    def terms_of(c: RiteChoice) -> Sequence[Term]:
+        return terms_by_file.get(c.document.file, terms) if terms_by_file else terms
+
+    every = _choose_terms(spec, rites, terms_of, problems)
+    pools = {c.rite.name: tuple(terms_of(c)) for c in rites}
+    custom = frozenset(normalize(x.term) for x in spec.extra_terms)
+    return Selection(spec, tuple(rites), _limit(every, spec), pools, custom, tuple(problems))
 
 
-def passage_choices(choice: RiteChoice, terms: Sequence[Term]) -> list[PassageItem]:
-    """The passages (with text) of the chosen stages, each with the terms of ``terms`` it contains."""
-    ids = {s.id for s in choice.stages}
-    return [p for p in passage_items(choice.document, choice.rite, terms) if p.stage.id in ids]
-
-
-def cloze_spans(item: PassageItem, *, max_terms: int = 6) -> list[tuple[int, int, Term]]:
-    """Where to blank out the chosen glossed terms: every occurrence that overlaps no other,
-    in text order (one cloze number per term)."""
-    text = normalize(item.passage.text)
-    taken = [False] * len(text)
+def cloze_spans(text: str, terms: Sequence[Term], *, max_terms: int = 6) -> list[tuple[int, int, Term]]:
+    """Where to blank out glossed terms of ``terms`` in ``text``: the terms :func:`cloze_terms`
+    chooses, every occurrence that overlaps no other and cuts no longer word, in text order (one
+    cloze number per term)."""
+    key = normalize(text)
+    inside = tuple(t for t in terms if t.normalized and t.normalized in key)
+    taken = [False] * len(key)
     spans: list[tuple[int, int, Term]] = []
-    for t in sorted(cloze_terms(item, max_terms=max_terms), key=lambda t: -len(t.normalized)):
-        at = text.find(t.normalized)
+    for t in sorted(cloze_terms(key, inside, max_terms=max_terms), key=lambda t: -len(t.normalized)):
+        at = key.find(t.normalized)
         while at != -1:
             end = at + len(t.normalized)
-            if not any(taken[at:end]) and not inside_word(text, at, end):
+            if not any(taken[at:end]) and not inside_word(key, at, end):
                 taken[at:end] = [True] * (end - at)
                 spans.append((at, end, t))
-            at = text.find(t.normalized, end)
+            at = key.find(t.normalized, end)
     return sorted(spans, key=lambda s: s[0])
 
 

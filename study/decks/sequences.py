@@ -105,12 +105,12 @@ def labels(texts: Sequence[str], *, limit: int = LABEL_MAX) -> list[str]:
     for i, label in enumerate(out):
         if counts[label] > 1:
             seen[label] += 1
-            mark = f"〔{_numeral(seen[label])}〕"
+            mark = f"〔{numeral(seen[label])}〕"
             out[i] = _cut(label.rstrip(ELLIPSIS), limit - len(mark)) + mark
     return out
 
 
-def _numeral(n: int) -> str:
+def numeral(n: int) -> str:
     """1 → 一, 12 → 十二, 25 → 二十五 (up to 99)."""
     if n <= 10:
         return _NUMERALS[n - 1]
@@ -154,7 +154,7 @@ def stage_names(rite: Rite) -> dict[str, str]:
         key = normalize(s.name)
         if counts[key] > 1:
             seen[key] += 1
-            out[s.id] = f"{s.name}〔{_numeral(seen[key])}〕"
+            out[s.id] = f"{s.name}〔{numeral(seen[key])}〕"
         else:
             out[s.id] = s.name
     return out

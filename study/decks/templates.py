@@ -22,6 +22,8 @@ ruby rt { font-size: 0.42em; font-family: "Noto Sans", "Helvetica Neue", Arial, 
 .ask { font-size: 0.9em; color: #444; margin: 0.4em 0; }
 .passage, .example, .translation { text-align: left; margin: 0.6em auto; max-width: 36em; }
 .passage { font-size: 1.15em; }
+.before { text-align: left; margin: 0.3em auto; max-width: 36em; font-size: 0.8em; color: #777; }
+.seq .full { display: block; font-size: 0.75em; color: #555; }
 .translation { color: #2b4f6e; }
 .hl { color: #b0241b; background-color: #fde3d6; font-weight: bold; }
 .cloze { color: #1d5fbf; font-weight: bold; }
@@ -51,18 +53,23 @@ div.seq { padding-left: 0; }
 """
 
 _SOURCE = '<div class="source">{{Source}}</div>'
-_TERM_HEAD = '<div class="kind">词语 · {{Category}}</div>'
-_TERM_BACK = (
-    '<div class="big">{{Reading}}</div>{{Glosses}}{{#Example}}<div class="example">{{Example}}</div>{{/Example}}'
-)
+_CONTEXT = '<div class="context">{{Context}}</div>'
 _COMMENTARY = "{{#Commentary}}{{Commentary}}{{/Commentary}}"
 _TRANSLATION = '{{#Translation}}<div class="translation">{{Translation}}</div>{{/Translation}}'
+_BEFORE = '{{#Before}}<div class="before">{{Before}}</div>{{/Before}}'
+_EXAMPLE = '{{#Example}}<div class="example">{{Example}}</div>{{/Example}}'
+_TERM_BACK = '<div class="big">{{Reading}}</div>{{Glosses}}' + _EXAMPLE + _SOURCE
+_TERM_FRONT = (
+    _CONTEXT + '<div class="big">{{Term}}</div>{{#Sense}}<div class="example">{{Sense}}</div>{{/Sense}}'
+    '<div class="ask">何义？</div>'
+)
+_CLUE_FRONT = _CONTEXT + "{{Clue}}" + '<div class="ask">何词？</div>'
 
 
 def _order(ask: str, shown: str, hidden: str, answer: str) -> tuple[str, str]:
     """Front and back of a neighbour card: ``hidden`` is asked for, ``shown`` is context."""
     head = '<div class="context">{{Title}}</div>'
-    cur = '<div class="cur">{{Item}} <span class="modern">第{{Position}}/{{Count}}</span></div>'
+    cur = '<div class="cur">{{Item}}</div>'
     ctx = f'{{{{#{shown}}}}}<div class="ctx">{{{{{shown}}}}}</div>{{{{/{shown}}}}}'
     if hidden == "Next":
         front_seq, back_seq = ctx + cur + '<div class="q">？</div>', ctx + cur + '<div class="ans">{{Next}}</div>'
@@ -76,42 +83,38 @@ def _order(ask: str, shown: str, hidden: str, answer: str) -> tuple[str, str]:
 _CLOZES = "".join(f"{{{{cloze:Text{k}}}}}" for k in range(1, MAX_PROMPTS + 1))
 
 TEMPLATES: dict[str, list[tuple[str, str, str]]] = {
-    "term": [
-        (
-            "词→义",
-            _TERM_HEAD + '<div class="big">{{Term}}</div>',
-            _TERM_HEAD + '<hr id="answer">' + _TERM_BACK + _SOURCE,
-        ),
-        (
-            "义→词",
-            _TERM_HEAD + '{{Clue}}{{#ExampleClue}}<div class="example">{{ExampleClue}}</div>{{/ExampleClue}}',
-            _TERM_HEAD + "{{Clue}}" + '<hr id="answer">' + _TERM_BACK + _SOURCE,
-        ),
-    ],
+    "term": [("词→义", _TERM_FRONT, _TERM_FRONT + '<hr id="answer">' + _TERM_BACK)],
+    "term_reverse": [("义→词", _CLUE_FRONT, _CLUE_FRONT + '<hr id="answer">' + _TERM_BACK)],
     "passage": [
         (
             "经→译",
-            '{{#Translation}}<div class="context">{{Context}}</div><div class="passage">{{Passage}}</div>{{/Translation}}',
-            '<div class="context">{{Context}}</div><div class="passage">{{Passage}}</div><hr id="answer">'
+            _CONTEXT + _BEFORE + '<div class="passage">{{Passage}}</div><div class="ask">何解？</div>',
+            _CONTEXT
+            + _BEFORE
+            + '<div class="passage">{{Passage}}</div><hr id="answer">'
             + _TRANSLATION
             + _COMMENTARY
             + _SOURCE,
-        ),
+        )
+    ],
+    "passage_reverse": [
         (
             "译→经",
-            '{{#Translation}}<div class="context">{{Context}}</div>' + _TRANSLATION + "{{/Translation}}",
-            '<div class="context">{{Context}}</div>'
+            _CONTEXT + _BEFORE + _TRANSLATION + '<div class="ask">经文如何？</div>',
+            _CONTEXT
+            + _BEFORE
             + _TRANSLATION
             + '<hr id="answer"><div class="passage">{{Passage}}</div>'
             + _COMMENTARY
             + _SOURCE,
-        ),
+        )
     ],
     "cloze": [
         (
             "填空",
-            '<div class="context">{{Context}}</div><div class="passage">{{cloze:Text}}</div>',
-            '<div class="context">{{Context}}</div><div class="passage">{{cloze:Text}}</div><hr id="answer">'
+            _CONTEXT + '<div class="passage">{{cloze:Text}}</div>',
+            _CONTEXT
+            + '<div class="passage">{{cloze:Text}}</div><hr id="answer">'
             + "{{Glosses}}"
             + _TRANSLATION
             + _COMMENTARY

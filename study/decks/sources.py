@@ -1,0 +1,75 @@
+"""Sources in words: ``礼经本义 卷四 · 乡射礼 · 取矢 · 郝仲舆曰`` instead of ``file.txt:119``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ..model import Document, Gloss, Rite, Stage
+from .notedata import juan_label, stage_label
+
+_FILE_LINE = re.compile(r"^\s*([\w.-]+\.txt):(\d+)\s*$")
+AUTHOR = "蔡德晋"  # whose notes an unattributed commentary gloss is
+
+
+class Places:
+    """Where a line of a text is: its document, rite and stage, said in words."""
+
+    def __init__(self, documents: Iterable[Document]) -> None:
+        self._docs: dict[str, Document] = {}
+        for d in documents:
+            self._docs.setdefault(d.file, d)
+
+    def find(self, file: str | None, line: int | None) -> tuple[Document, Rite, Stage | None] | None:
+        doc = self._docs.get(file or "")
+        if doc is None or line is None:
+            return None
+        best: tuple[Document, Rite, Stage | None] | None = None
+        for rite in doc.rites:
+            for stage in rite.stages:
+                for p in stage.passages:
+                    first, last = p.span
+                    if first and first <= line:
+                        best = (doc, rite, stage)
+                        if line <= last:
+                            return best
+        return best
+
+    def words(self, file: str | None, line: int | None, *, speaker: str | None = None) -> str | None:
+        """``礼经本义 卷四 · 乡射礼 · 取矢`` (``· 郝仲舆曰`` with ``speaker``), or None if unknown."""
+        found = self.find(file, line)
+        if found is None:
+            return None
+        doc, rite, stage = found
+        return place(doc, rite, stage, speaker)
+
+    def gloss_source(self, gloss: Gloss) -> str:
+        """Where a gloss comes from, in words: its place and commentator, or its reference work."""
+        if gloss.line is not None:
+            return self.words(gloss.file, gloss.line, speaker=gloss.speaker or AUTHOR) or _join(
+                gloss.rite, gloss.stage, said(gloss.speaker or AUTHOR)
+            )
+        m = _FILE_LINE.match(gloss.speaker or "")  # a curated gloss quoting a line of a text
+        if m:
+            return self.words(m.group(1), int(m.group(2))) or (gloss.speaker or "")
+        return gloss.speaker or gloss.file or ""
+
+    def who(self, gloss: Gloss) -> str:
+        """The commentator (or reference work) of a gloss, never a file name."""
+        if gloss.line is not None:
+            return gloss.speaker or AUTHOR
+        if _FILE_LINE.match(gloss.speaker or ""):
+            return self.gloss_source(gloss)
+        return gloss.speaker or (gloss.file if gloss.formula == "spec" else "") or ""
+
+
+def said(speaker: str | None) -> str | None:
+    return f"{speaker}曰" if speaker else None
+
+
+def place(doc: Document, rite: Rite, stage: Stage | None, speaker: str | None = None) -> str:
+    return _join(juan_label(doc, rite), rite.name, stage_label(stage.name) if stage else None, said(speaker))
+
+
+def _join(*parts: str | None) -> str:
+    return " · ".join(p for p in parts if p)
