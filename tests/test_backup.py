@@ -44,7 +44,7 @@ def _filled(url: str) -> ReviewStore:
                 answer=[k, "乗"],
                 now=at,
                 answer_id=f"a-{n}-{k}",
-                describe=lambda card: {"due": card.due.isoformat()},
+                describe=lambda review: {"due": review.card.due.isoformat()},
             )
     return store
 
@@ -89,7 +89,7 @@ def test_a_restored_database_keeps_teachers_owners_assignments_and_answer_ids(tm
     assert rooms.assignment(room.id) == SPEC  # and what it studies
     assert sorted(x.name for x in rooms.learners_of(room.id)) == ["乙", "甲"]
     store = ReviewStore(engine, make_scheduler(fuzzing=False))
-    assert store.logged_result(1, "a-0-0") is not None  # a retry after the restore is not counted twice
+    assert store.logged_result(1, answer_id="a-0-0") is not None  # a retry after the restore is not counted twice
     engine.dispose()
     source.dispose()
 

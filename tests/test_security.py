@@ -285,3 +285,24 @@ def test_a_control_character_in_the_deck_builder_is_refused(client):
     token = html.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
     r = client.post("/teacher/deck", data={"term_1": "射", "gloss_1": "\x01", "action": "moodle", "csrf_token": token})
     assert r.status_code == 400
+
+
+def test_deck_builds_take_turns_and_a_teacher_has_a_rate(app, client, tmp_path):
+    import fcntl
+    import os
+    from pathlib import Path
+
+    html = client.get("/teacher/").get_data(as_text=True)
+    token = html.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
+    client.post("/teacher/signup", data={"name": "建卡", "password": "long enough pw", "csrf_token": token})
+    form = {"rite": "x|y", "action": "preview", "csrf_token": token}
+    assert client.post("/teacher/deck", data=form).status_code == 400  # the slot is free: built (a bad choice)
+    fd = os.open(Path(app.instance_path) / "deck-build.lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # another worker is building
+    try:
+        r = client.post("/teacher/deck", data=form)
+        assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
+    finally:
+        os.close(fd)
+    codes = [client.post("/teacher/deck", data=form).status_code for _ in range(25)]
+    assert codes[0] == 400 and 429 in codes  # the deck_build rate per teacher

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import Flask, jsonify, render_template, request
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from werkzeug.exceptions import HTTPException
 
 from study.build import default_glossary_path
@@ -86,8 +86,12 @@ def _errors(app: Flask) -> None:
             return jsonify(error=str(e)), code
         return render_template("error.html", message=str(e), code=code), code
 
-    @app.errorhandler(OperationalError)
-    def database_down(e: OperationalError):  # type: ignore[no-untyped-def]
+    @app.errorhandler(DBAPIError)
+    def database_down(e: DBAPIError):  # type: ignore[no-untyped-def]
+        if not (isinstance(e, OperationalError) or e.connection_invalidated):  # a bug, not an outage
+            app.logger.exception("database error")
+            return (jsonify(error=e.__class__.__name__), 500) if wants_json() else ("Internal Server Error", 500)
+        # unreachable, read-only (the connection was discarded: the next request reconnects), locked
         app.logger.error("database unavailable: %s", e)
         if wants_json():
             return jsonify(error=t("err_db")), 503

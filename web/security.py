@@ -30,7 +30,7 @@ MAX_JSON_STRING = 4096  # characters of one string in a JSON body (answers are a
 # C0 and C1 controls (tab, newline and carriage return allowed) and lone surrogates
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 TEXT_FIELDS = ("name", "class_code", "password", "item_id", "answer", "answer_id", "token", "time_zone")
-SIGNED_IN_KEYS = ("learner_id", "teacher_id", "learner_session", "session_token")
+SIGNED_IN_KEYS = ("sid", "learner_id", "teacher_id")  # a learner's session token, a teacher
 
 MESSAGES = {
     "control": {"zh": "输入含有不允许的控制字符", "en": "The input contains a control character that is not allowed"},

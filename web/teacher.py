@@ -24,6 +24,7 @@ from study.learn.moodle import moodle_xml
 from study.learn.report import class_report, report_csv
 from study.model import CATEGORIES
 
+from .buildslot import build_slot
 from .i18n import t
 from .ratelimit import rate_limited
 from .state import get_state
@@ -206,7 +207,12 @@ def _download(data: bytes | str, filename: str, mimetype: str) -> Response:
 
 @bp.post("/deck")
 def deck_post():  # type: ignore[no-untyped-def]
-    _require_teacher()
+    teacher = _require_teacher()
+    with build_slot(teacher.id):  # one build at a time on the machine, a rate per teacher (429)
+        return _deck_post()
+
+
+def _deck_post():  # type: ignore[no-untyped-def]
     form = request.form
     action = form.get("action", "preview")
     if action not in ACTIONS:

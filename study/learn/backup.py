@@ -190,7 +190,10 @@ def _import_table(conn: Connection, table: sa.Table, block: Any, where: str) -> 
             raise ValueError(f"{where}, row {n + 1}: {e}") from None
         same = None
         for key, found in index.items():
-            other = found.get(tuple(row[c] for c in key))
+            values = tuple(row[c] for c in key)
+            if None in values:  # NULLs never collide in a unique key (SQL)
+                continue
+            other = found.get(values)
             if other is None:
                 continue
             if other != row:
@@ -202,7 +205,8 @@ def _import_table(conn: Connection, table: sa.Table, block: Any, where: str) -> 
         if same is None:
             added.append(row)
             for key, found in index.items():
-                found[tuple(row[c] for c in key)] = row
+                if None not in (values := tuple(row[c] for c in key)):
+                    found[values] = row
     if added:
         conn.execute(table.insert(), added)
         serial = table.autoincrement_column
