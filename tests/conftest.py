@@ -19,8 +19,13 @@ from study.model import Document
 ROOT = Path(__file__).resolve().parents[1]
 TEXTS = ROOT / "decks" / "texts"
 DATA = Path(__file__).resolve().parent / "data"
-XIANGSHE = "000_5ea6dcd6bccc2da6.txt"
-TESHENG = "004_b33f8e7c4f66e3ba.txt"
+XIANGSHE = "000_5ea6dcd6bccc2da6.txt"  # seed: the end of 乡射礼 and the start of 燕礼, with translation
+TESHENG = "004_b33f8e7c4f66e3ba.txt"  # a teacher's own excerpt (节选): the middle of 特牲馈食礼
+XIANGSHE_PATH = TEXTS / XIANGSHE  # shipped: its translation attaches to the book
+TESHENG_PATH = DATA / TESHENG  # a test fixture only
+# Small known texts for tests of card, quiz and glossary logic; the shipped decks read the whole
+# book (decks/texts/KR1d0044_*.txt, the default corpus).
+SEED_PATHS = [XIANGSHE_PATH, TESHENG_PATH]
 
 
 def ranges(items: list[int | str]) -> set[int]:
@@ -34,24 +39,45 @@ def ranges(items: list[int | str]) -> set[int]:
 
 @pytest.fixture(scope="session")
 def text_paths() -> list[Path]:
-    paths = sorted(TEXTS.glob("*.txt"))
-    assert paths, f"no texts under {TEXTS}"
-    return paths
+    """The seed texts (not the shipped corpus): small, known, hand-checked."""
+    return list(SEED_PATHS)
 
 
 @pytest.fixture(scope="session")
 def xiangshe() -> Document:
-    return load_document(TEXTS / XIANGSHE)
+    return load_document(XIANGSHE_PATH)
 
 
 @pytest.fixture(scope="session")
 def tesheng() -> Document:
-    return load_document(TEXTS / TESHENG)
+    return load_document(TESHENG_PATH)
 
 
 @pytest.fixture(scope="session")
 def corpus(text_paths: list[Path]) -> Corpus:
+    """The seeds, parsed once per session."""
     return load_corpus(text_paths)
+
+
+@pytest.fixture(scope="session")
+def seed_decks(tmp_path_factory) -> Path:
+    """A deck folder whose texts are the two seeds (both 节选) and whose glossary is the project's:
+    for deck-spec logic on small known texts. Specs written here read ``texts/`` beside them."""
+    folder = tmp_path_factory.mktemp("seed_decks")
+    (folder / "texts").mkdir()
+    for path in SEED_PATHS:
+        (folder / "texts" / path.name).write_bytes(path.read_bytes())
+    entries = {XIANGSHE: {"rites": ["乡射礼", "燕礼"], "first_rite": "乡射礼"}, TESHENG: {"first_rite": "特牲馈食礼"}}
+    manifest = {"book": "礼经本义", "texts": entries}
+    (folder / "texts" / "manifest.yaml").write_text(yaml.safe_dump(manifest, allow_unicode=True), "utf-8")
+    (folder / "glossary.yaml").write_bytes((ROOT / "decks" / "glossary.yaml").read_bytes())
+    return folder
+
+
+@pytest.fixture(scope="session")
+def book() -> Corpus:
+    """The project's default corpus (the whole book, decks/texts), parsed once per session."""
+    return load_corpus()
 
 
 @pytest.fixture(scope="session")
@@ -114,6 +140,7 @@ def app(database_url):
             "DATABASE_URL": database_url,
             "RANDOM_SEED": 1,
             "FSRS_FUZZING": False,
+            "TEXTS": [str(p) for p in SEED_PATHS],  # the quiz's logic on small known texts
         }
     )
     yield app

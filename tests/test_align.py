@@ -16,7 +16,7 @@ from study.text.align import CONFIDENT, Link, align_document, align_links
 from study.text.corpus import parse_corpus
 from study.text.manifest import find_manifest
 from study.text.translation import modern_name, monotone_assignment, speaker_turns, split_inline
-from tests.conftest import DATA, TEXTS, XIANGSHE
+from tests.conftest import DATA, TESHENG_PATH, TEXTS, XIANGSHE
 
 COPIES = {348, 401, 402, 403, 404, 405, 406, 412, 414}  # untranslated copies inside blocks
 
@@ -232,7 +232,7 @@ def test_text_without_translation_is_unaffected(tesheng):
     assert all(p.translation is None and p.translation_lines == () for p in _passages(tesheng))
     assert all(s.modern_name is None for s in _stages(tesheng))
     assert all(seg.translation is None for p in _passages(tesheng) for seg in p.commentary)
-    raw = _parse(TEXTS / tesheng.file)
+    raw = _parse(TESHENG_PATH)
     assert align_document(raw) is raw
     assert align_links(raw) == ()
 

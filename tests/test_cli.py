@@ -5,7 +5,7 @@ import json
 from click.testing import CliRunner
 
 from study.cli import cli
-from tests.conftest import TESHENG, TEXTS, XIANGSHE
+from tests.conftest import TESHENG_PATH, TEXTS, XIANGSHE
 
 
 def run(*args: str):
@@ -33,7 +33,7 @@ def test_inspect_json_has_the_fixed_shape():
 
 
 def test_inspect_prints_a_readable_tree():
-    result = run("inspect", str(TEXTS / TESHENG))
+    result = run("inspect", str(TESHENG_PATH))
     assert result.exit_code == 0
     assert "(节选 excerpt: part of its rites only)" in result.stdout.splitlines()[0]
     assert "特牲馈食礼  (节选, 17 stages)" in result.stdout  # an excerpt's count is not the rite's

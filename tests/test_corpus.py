@@ -78,9 +78,9 @@ def test_text_004_holds_tesheng_with_its_15_headings(tesheng):
 
 
 def _lines(file):
-    from tests.conftest import TEXTS
+    from tests.conftest import SEED_PATHS
 
-    return (TEXTS / file).read_text("utf-8").split("\n")
+    return next(p for p in SEED_PATHS if p.name == file).read_text("utf-8").split("\n")
 
 
 def test_repeated_stage_names_get_different_ids(xiangshe):

@@ -80,8 +80,8 @@ def test_passages_and_headings_sit_on_the_lines_they_name(text):
 
 
 def test_the_seed_texts_lose_no_character(corpus):
-    from tests.conftest import TEXTS
+    from tests.conftest import SEED_PATHS
 
-    for doc in corpus.documents:
-        text = (TEXTS / doc.file).read_text("utf-8")
+    for path, doc in zip(SEED_PATHS, corpus.documents, strict=True):
+        text = path.read_text("utf-8")
         assert _stream(doc) == _classical_side(text, doc), doc.file

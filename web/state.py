@@ -8,12 +8,13 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import fsrs
 from flask import Flask, current_app
 
-from study.build import load_document, load_terms
+from study.build import default_glossary_path, load_document, load_terms
 from study.learn.catalog import Catalog, build_catalog
 from study.learn.classdeck import class_catalog, spec_from_yaml
 from study.learn.classes import ClassStore
@@ -54,8 +55,12 @@ def init_state(app: Flask) -> StudyState:
     if not texts:
         raise RuntimeError("no texts to study: set STUDY_DECKS to a folder with texts/*.txt (the project's decks/)")
     glossary = app.config.get("GLOSSARY")
-    documents = [load_document(p) for p in texts]
-    terms = load_terms(documents, Path(glossary) if glossary else None)
+    manifests = sorted({p.parent / "manifest.yaml" for p in texts})
+    documents, terms, catalog = _loaded(
+        tuple(_stamp(p) for p in texts),
+        _stamp(Path(glossary)) if glossary else None,
+        tuple(_stamp(p) for p in [*manifests, default_glossary_path()]),  # what else the texts are read with
+    )
     scheduler = make_scheduler(app.config["DESIRED_RETENTION"], fuzzing=app.config["FSRS_FUZZING"])
     engine = make_engine(app.config["DATABASE_URL"], timeout=app.config["DATABASE_TIMEOUT"])
     if app.config["PRODUCTION"] and not app.testing:
@@ -66,7 +71,7 @@ def init_state(app: Flask) -> StudyState:
     state = StudyState(
         documents,
         terms,
-        build_catalog(documents, terms),
+        catalog,
         ReviewStore(engine, scheduler),
         scheduler,
         random.Random(seed) if seed is not None else random.Random(),
@@ -74,6 +79,29 @@ def init_state(app: Flask) -> StudyState:
     )
     app.extensions["study"] = state
     return state
+
+
+Stamp = tuple[str, int, int]  # a file's path, modification time and size
+
+
+def _stamp(path: Path) -> Stamp:
+    try:
+        st = path.stat()
+    except OSError:
+        return (str(path), 0, 0)  # the reader reports the missing file
+    return (str(path), st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=4)
+def _loaded(
+    texts: tuple[Stamp, ...], glossary: Stamp | None, _read_with: tuple[Stamp, ...]
+) -> tuple[list[Document], list[Term], Catalog]:
+    """The parsed texts, their terms and the quiz catalog, made once per process for the same
+    files (the whole book takes seconds; every app of a process, e.g. each test's, shares them).
+    A changed file has a new stamp and is read again. None of the three is changed after this."""
+    documents = [load_document(Path(p)) for p, _, _ in texts]
+    terms = load_terms(documents, Path(glossary[0]) if glossary else None)
+    return documents, terms, build_catalog(documents, terms)
 
 
 def get_state() -> StudyState:
