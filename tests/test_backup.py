@@ -145,6 +145,37 @@ def test_an_answer_id_already_used_is_a_one_line_error(tmp_path, database_url):
     engine.dispose()
 
 
+def test_a_version_1_file_with_an_answer_id_already_used_is_a_one_line_error(tmp_path, database_url):
+    store = _filled(database_url)
+    at = T0.isoformat()
+    old = {
+        "format": "study-progress",
+        "version": 1,
+        "classes": [],
+        "learners": [{"name": "甲", "class_code": None, "created_at": at}],
+        "cards": [],
+        "reviews": [
+            {
+                "learner": "甲",
+                "item_id": "item9",
+                "rating": 3,
+                "score": 1.0,
+                "correct": True,
+                "reviewed_at": at,
+                "duration_ms": 5,
+                "answer": "x",
+                "answer_id": "a-0-0",
+                "result": None,
+            }
+        ],
+    }
+    before = _tables(store.engine)
+    with pytest.raises(BackupError, match=r"^old.json: conflicts with the database \(.*\); nothing was imported$"):
+        import_progress(store.engine, old, path="old.json")
+    assert _tables(store.engine) == before
+    store.engine.dispose()
+
+
 def test_the_export_is_one_snapshot_while_answers_are_written(tmp_path, database_url):
     """A learner, card and review committed between the export's first and last query are in the
     export whole or not at all (on PostgreSQL, separate READ COMMITTED selects mixed them)."""

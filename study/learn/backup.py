@@ -230,6 +230,9 @@ def import_progress(engine: Engine, data: Any, *, path: str = "<data>") -> Backu
             return BackupReport(import_v1(engine, data, path=path))
         except ValueError as e:
             raise BackupError(str(e)) from None
+        except sa.exc.IntegrityError as e:  # an answer_id already used, …
+            detail = str(e.orig).splitlines()[0] if e.orig else "a key is taken"
+            raise BackupError(f"{path}: conflicts with the database ({detail}); nothing was imported") from None
     if data.get("version") != VERSION:
         raise BackupError(f"{path}: unsupported version {data.get('version')!r} (this study reads 1 and {VERSION})")
     tables = data.get("tables")
