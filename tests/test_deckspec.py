@@ -34,9 +34,14 @@ def spec_of(text: str, tmp_path: Path, name: str = "a.yaml") -> DeckSpec:
     return load_deckspec(path)
 
 
-def test_the_project_carries_a_spec_per_rite_and_one_for_everything():
-    assert [p.name for p in default_specs()] == ["all.yaml", "tesheng.yaml", "xiangshe.yaml", "yanli.yaml"]
+def test_the_project_carries_a_spec_per_rite_and_one_for_everything(book):
     assert [p.name for p in SPECS] == [p.name for p in default_specs()]
+    assert load_deckspec(ROOT / "decks" / "all.yaml").rites == ()  # all.yaml: the whole book
+    named = [r for p in SPECS for r in load_deckspec(p).rites]
+    assert len(named) == len(set(named))  # one spec per rite
+    # Every rite of the book with stages (all but 饗禮 and 軍禮, which the book gives as 闕) has its spec.
+    rites = [r.name for d in book.documents for r in d.rites if r.stages]
+    assert sorted(named) == sorted(rites) and len(rites) == 24
 
 
 @pytest.mark.parametrize("path", SPECS, ids=lambda p: p.name)
@@ -145,8 +150,9 @@ def test_a_kind_that_yields_no_card_is_a_problem_at_its_line(tmp_path, sources):
     )
 
 
-def test_a_spec_that_selects_nothing_says_so(tmp_path, sources):
-    spec = spec_of("name: 燕礼\nrites: [燕礼]\nkinds: [stages]\n", tmp_path)
+def test_a_spec_that_selects_nothing_says_so(seed_decks, sources):
+    # On the seeds, where 燕礼 is only its opening stage (the book holds all 29 of its stages).
+    spec = spec_of("name: 燕礼\nrites: [燕礼]\nkinds: [stages]\n", seed_decks)
     with pytest.raises(DeckSpecError) as e:
         plan_deck(spec, sources)
     assert e.value.problems == [
