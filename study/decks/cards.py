@@ -85,6 +85,7 @@ def term_notes(selection: Selection, choice: TermChoice, places: Places, ambiguo
     custom = _custom_term(selection, choice)
     fact = tuple(term_fact(choice.rite, t.term).split(":")) + ((custom,) if custom else ())
     deck = custom_deck(selection.spec.name, choice.rite) if custom else rite_deck(c.document, c.rite)
+    variant = f"（{selection.spec.name}）" if custom else ""  # a variant never shows a standard front
     example = t.example.text if t.example else ""
     common = (
         ("Term", esc(t.term)),
@@ -92,7 +93,7 @@ def term_notes(selection: Selection, choice: TermChoice, places: Places, ambiguo
         ("Sense", ""),
         ("Glosses", items(glosses, "glosses")),
         ("Example", highlight(example, t.term)),
-        ("Context", esc(_context(choice.rite, choice.stage.name if choice.stage else None))),
+        ("Context", esc(_context(choice.rite, choice.stage.name if choice.stage else None) + variant)),
         ("Source", esc(places.gloss_source(located))),
     )
     stage = stage_label(choice.stage.name) if choice.stage else None
@@ -112,7 +113,7 @@ def term_notes(selection: Selection, choice: TermChoice, places: Places, ambiguo
                 fields=(
                     ("Clue", items(clues, "glosses")),
                     *(
-                        (k, esc(mask(_context(choice.rite, stage), [t.term])) if k == "Context" else v)
+                        (k, esc(mask(_context(choice.rite, stage) + variant, [t.term])) if k == "Context" else v)
                         for k, v in common
                     ),
                 ),
@@ -204,12 +205,13 @@ def cloze_note(selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, se
         for t in terms.values()
     ]
     custom = () if spec.max_cloze == DEFAULT_CLOZE else (f"max{spec.max_cloze}",)
+    variant = f"（{spec.name}）" if custom else ""  # a variant never shows a standard note's front
     fields = (
         ("Text", "".join(out)),
         ("Glosses", items(glossed, "glosses")),
         ("Translation", base.field("Translation")),
         ("Commentary", base.field("Commentary")),
-        ("Context", esc(mask(base.plain[0] if base.plain else "", [t.term for t in terms.values()]))),
+        ("Context", esc(mask(base.plain[0] if base.plain else "", [t.term for t in terms.values()]) + variant)),
         ("Source", base.field("Source")),
     )
     deck = custom_deck(spec.name, c.rite.name) if custom else base.deck
@@ -298,11 +300,11 @@ def make_notes(selection: Selection, references: Sequence[Document] = ()) -> lis
 
 
 def _cap_order(notes: list[NoteData]) -> list[NoteData]:
-    """Keep order cards at most :data:`ORDER_SHARE` of each deck's cards (when the deck has other
+    """Keep order cards at most :data:`ORDER_SHARE` of each rite's cards (when the deck has other
     cards): the step lists of the shortest stages go first (a stage's list goes whole)."""
     out = list(notes)
-    for deck in dict.fromkeys(n.deck for n in notes):
-        mine = [n for n in out if n.deck == deck]
+    for rite in dict.fromkeys(_rite_of(n) for n in notes):
+        mine = [n for n in out if _rite_of(n) == rite]
         order = sum(n.cards for n in mine if n.kind in ("stages", "steps"))
         total = sum(n.cards for n in mine)
         if order == total:
@@ -319,3 +321,8 @@ def _cap_order(notes: list[NoteData]) -> list[NoteData]:
             drop = {id(n) for n in lists[key]}
             out = [n for n in out if id(n) not in drop]
     return out
+
+
+def _rite_of(note: NoteData) -> str:
+    """The rite of a note, from its ``<rite>::<stage>`` tag."""
+    return note.tags[-1].split("::")[0]

@@ -99,8 +99,9 @@ def _window_notes(selection: Selection, lst: _List, kind: str, rank: int) -> lis
         full = "".join(f'<li value="{start + n + 1}">{lst.item(start + n, full=True)}</li>' for n in range(len(window)))
         last = _stage_of(lst, mine[-1])
         at = c.position(last) if last else 0
+        title = f"{lst.title}（{selection.spec.name}）" if custom else lst.title  # never a standard front
         fields = (
-            ("Title", esc(lst.title)),
+            ("Title", esc(title)),
             *zip(OVERLAP_FIELDS, texts + [""] * (MAX_PROMPTS - len(texts)), strict=True),
             ("Full", f'<ol class="seq">{"".join(full)}</ol>'),
             ("Source", esc(place(c.document, c.rite, last if kind == "steps" else None))),
