@@ -20,7 +20,7 @@ BOOK = Path(__file__).resolve().parents[2] / "shared" / "texts" / "kanripo-KR1d0
 DEV = gold_files(DATA / "gold")
 HELDOUT = gold_files(DATA / "gold" / "heldout")
 # Measured figures (README, Glossary) held as floors; issue 11's targets are 0.95 / 0.80.
-DEV_PRECISION, DEV_RECALL = 0.95, 0.50  # precision target met on the development set
+DEV_PRECISION, DEV_RECALL = 0.92, 0.47  # measured on six chapters; the targets are not met
 HELDOUT_PRECISION, HELDOUT_RECALL = 0.82, 0.34  # measured; the targets are not met here
 SEED_PRECISION, SEED_RECALL = 0.93, 0.85  # the figures before issue 11
 
@@ -39,8 +39,8 @@ def heldout():
     return [s for _, s in score_chapters(HELDOUT, _extract)]
 
 
-def test_three_development_chapters_outside_the_seeds_are_read_by_hand():
-    assert len(DEV) >= 3
+def test_six_development_chapters_outside_the_seeds_are_read_by_hand():
+    assert len(DEV) >= 6
     for path in DEV:
         gold = read_gold(path)
         assert gold.last > gold.first and len(gold.rows) >= 40

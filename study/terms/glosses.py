@@ -348,11 +348,13 @@ def extract_glosses(doc: Document) -> list[Gloss]:
             for f in read_plain(text, ctx):
                 found.append((f.term, f.gloss, f.formula, f.offset, f.speaker or speaker))
             taken = {normalize(f[0]) for f in found}
+            said = {normalize(f[1]) for f in found}
             for term, gloss, formula, at in _unpunctuated(text, ctx, ""):
                 nt, ng = normalize(term), normalize(gloss)
                 if (
                     formula == "you"
                     and nt not in taken
+                    and ng not in said
                     and head_ok(nt)
                     and gloss_ok(ng)
                     and not re.search(r"(?<!^)[也谓即犹]", ng)

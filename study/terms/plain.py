@@ -67,7 +67,12 @@ GLOSS_OPEN_BAD = (
     "已",  # 「已之酢禮畢」: what has happened
     "并",  # 「並用者」: how things are done together
     "用",  # 「用棜」: what is used, narration
+    "据",  # 「據載者」: an argument from another place
+    "按",
 )
+# A definiens opening with these says what the text's wording does (「某妃舉其妻之謚號」: it
+# names …), not what the word means — unless the headword itself is that verb (舉 → 舉鼎).
+REFERS = set("举著明见表")
 # A definiens that argues rather than defines: a reason, a purpose, a comparison, a rule.
 REASON = re.compile(
     r"故|.所以|^所以[^者]*$|欲|恐|示|不敢|不可|宜|尊|卑|避|然后|可知|是也|同也|异也|非|变于|别于|异于|亦|重其|敬|为之|"
@@ -136,6 +141,11 @@ def head_ok(head: str) -> bool:
     return head[0] not in OPEN_BAD and head[-1] not in CLOSE_BAD
 
 
+def refers(head: str, gloss: str) -> bool:
+    """「某妃舉其妻之謚號」「某氏著其妻之族姓」: a remark on the wording, not a gloss."""
+    return gloss[:1] in REFERS and gloss[0] not in head
+
+
 def gloss_ok(gloss: str) -> bool:
     if not gloss or "▯" in gloss or gloss.startswith(GLOSS_OPEN_BAD):
         return False
@@ -178,6 +188,10 @@ def _clauses(norm: str) -> Iterator[tuple[int, int, bool, str | None]]:
         yield start, len(norm), False, speaker
 
 
+# A book quoted by the commentary: 「戴氏記曰」「詩曰」「傳云」; what follows is not its gloss.
+QUOTE = re.compile(r"(记|传|诗|书|礼|经|注|疏|志|语|易|春秋)(曰|云)")
+
+
 def _yue(norm: str, start: int, end: int, ctx: Context) -> Iterator[tuple[int, int, int, int, str]]:
     """(y_start, y_end, x_start, x_end, formula) of each Y曰X / Y谓之X in a clause."""
     y_start = start
@@ -191,15 +205,37 @@ def _yue(norm: str, start: int, end: int, ctx: Context) -> Iterator[tuple[int, i
             if after + size <= end and (word in ctx.classical or word in ctx.rite_text):
                 x = word
                 break
-        y = norm[y_start:at]
+        marker_after = re.match("犹言|犹|谓|即", norm[after + len(x) :])
+        if len(x) > 1 and marker_after and marker_after[0] != "犹言":  # 犹言 glosses a phrase
+            x = x[:-1]  # 「謂之羮定猶熟」: the marker explains the word just before it (定), not 羮定
+        y_from = y_start
+        cut = max(norm.rfind("者", y_start, at - 1), norm.rfind("说", y_start, at - 1))
+        if at - y_from > 8 and cut >= 0 or norm[cut : cut + 1] == "说":
+            y_from = cut + 1  # 「幣合于法度者十端曰束」「舊説推手曰揖」: Y opens after a 者 or a 説
+        y = norm[y_from:at]
         tail = norm[after + len(x) : end]
-        closes = not tail or tail.startswith(OPENERS) or re.match(r"^.{1,8}?(曰|谓之)", tail) is not None
+        closes = (
+            not tail
+            or tail.startswith(OPENERS)
+            or re.match("^.?(谓|犹|即)", tail) is not None  # 「體全曰純謂左右胖合而升之」「羮定猶熟」
+            or re.match(r"^.{1,8}?(曰|谓之)", tail) is not None
+            or _opens_word(tail, ctx)  # 「炊黍稷曰饎饎爨在堂」: the next word of the text follows
+        )
         if x and closes and 1 <= len(y) <= 8 and head_ok(x) and gloss_ok(y) and not y.endswith(SPEECH):
             if category_of(y) != "role" and (y + m.group(0) + x) not in ctx.classical:
-                yield y_start, at, after, after + len(x), "yue" if m.group(0) == "曰" else "weizhi"
+                yield y_from, at, after, after + len(x), "yue" if m.group(0) == "曰" else "weizhi"
                 y_start = after + len(x)
                 continue
         y_start = after
+
+
+def _opens_word(tail: str, ctx: Context) -> bool:
+    """The text after a formula opens with a word of the classical text (of two characters or
+    more, or one the passage writes alone), as the next gloss of a commentary does."""
+    for size in (3, 2):
+        if len(tail) > size and tail[:size] in ctx.classical and head_ok(tail[:size]):
+            return True
+    return False
 
 
 def _anchor(norm: str, j: int, end: int, ctx: Context, after: int) -> bool:
@@ -216,11 +252,22 @@ def _anchor(norm: str, j: int, end: int, ctx: Context, after: int) -> bool:
 def read_plain(text: str, ctx: Context) -> Iterator[Found]:
     """Every gloss of one unpunctuated commentary segment."""
     norm = normalize(text)
+    quotes = [m.end() for m in QUOTE.finditer(norm)]
+    voices = [m.end() for m in _speakers().finditer(norm)]
     for start, end, closed, speaker in _clauses(norm):
+        quote = max((q for q in quotes if q <= start), default=-1)
+        if quote >= 0 and not any(quote < v <= start for v in voices):
+            continue  # 「戴氏記曰…嚌肺嘗禮也」: another book quoted, until a commentator speaks again
         yue = list(_yue(norm, start, end, ctx))
         for ys, ye, xs, xe, formula in yue:
             yield Found(text[xs:xe], text[ys:ye], formula, ys, speaker)
         if yue:
+            xs, xe = yue[-1][2], yue[-1][3]
+            m = re.match(r"(.?)(犹言|谓|犹|即)(.{1,12})$", norm[xe:end])
+            if m and m[1]:  # 「羮定猶熟」: the word after X is glossed in its turn
+                xs, xe = xe, xe + 1
+            if closed and m and gloss_ok(m[3]) and head_ok(norm[xs:xe]):  # 「體全曰純謂左右胖合而升之也」
+                yield Found(text[xs:xe], text[xe + len(m[2]) : end], _FORMULA[m[2]], xs, speaker)
             continue
         yield from _walk(text, norm, start, end, closed, speaker, ctx)
 
@@ -273,7 +320,12 @@ def _cut(gloss: str, ctx: Context) -> int:
             return i + 1
         if i >= 2 and gloss.startswith(OPENERS, i):
             return i
+        if i >= 1 and ch in KINDS and gloss[i - 1 : i + 1] not in ctx.rite_text and i + 1 < len(gloss):
+            return i + 1  # 「宰夫太宰之屬此宰謂…」: a definiens naming a class ends there
     return len(gloss)
+
+
+KINDS = set("属类长")  # 之屬, 之類, 之長, 堇類: a definiens that names the class of the word
 
 
 def _walk(
@@ -298,7 +350,7 @@ def _walk(
         cut = _cut(norm[g_start:g_end], ctx)
         if cut < g_end - g_start:
             g_end, last = g_start + cut, False
-            kind = "zhe" if norm[g_end - 1] == "者" else "opener"
+            kind = "zhe" if norm[g_end - 1] in "者属类长" else "opener"
         second = next((i for i in range(3, g_end - g_start) if norm[g_start + i] in NEGATION), 0)
         if second and norm[g_start] in NEGATION and sum(ch in NEGATION for ch in head) == 1:
             g_end, last, kind = g_start + second, False, "negation"  # 「無執不執圭玉不陳重器」
@@ -337,8 +389,10 @@ def _inside_longer(head: str, after: str, ctx: Context) -> bool:
 
 
 def _good(head: str, gloss: str, marker: str, closed: bool, ctx: Context, where: int) -> bool:
-    if not (head_ok(head) and gloss_ok(gloss)) or gloss == head or not gloss:
+    if not (head_ok(head) and gloss_ok(gloss)) or gloss == head or not gloss or refers(head, gloss):
         return False
+    if len(head) >= 3 and has_act(head) and set(head) & set(gloss) and re.search("[于於]", gloss):
+        return False  # 「出迎鼎迎于廟門外」: the act of the text told with its place, narration
     if gloss[-1] in GLOSS_CLOSE_BAD:
         return False
     if len(gloss) > (24 if closed else 8):
