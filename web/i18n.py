@@ -63,6 +63,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "from_stage": {"zh": "从", "en": "From"},
     "to_stage": {"zh": "到（可空）", "en": "To (optional)"},
     "start": {"zh": "开始", "en": "Start"},
+    "all_kinds": {"zh": "全部", "en": "All"},
     "dashboard": {"zh": "今天", "en": "Today"},
     "due_now": {"zh": "待复习", "en": "Due"},
     "new_left": {"zh": "今日新内容余量", "en": "New left today"},
