@@ -7,10 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from study.build import load_document
+from study.build import default_glossary_path, load_document
+from study.learn.catalog import main_gloss
 from study.model import Gloss, Term
+from study.terms.glossary import build_terms, load_curated
 from study.terms.glosses import extract_glosses
-from study.terms.senses import accepted_terms, gloss_place, terms_sharing_gloss
+from study.terms.senses import accepted_terms, gloss_place, senses_at, terms_sharing_gloss
+from study.text.normalize import normalize
 from tests.conftest import ROOT, XIANGSHE
 
 BOOK = Path(__file__).resolve().parents[2] / "shared" / "texts" / "kanripo-KR1d0044"
@@ -114,3 +117,21 @@ def test_terms_lists_only_curated_terms_that_occur_where_they_apply():
     terms = {t.normalized for t in load_terms([load_document(tesheng / "004_b33f8e7c4f66e3ba.txt")])}
     assert "遂" not in terms and "个" not in terms  # curated for the archery rites only
     assert "加爵" in terms  # 特牲's own 加爵
+
+
+def test_a_quiz_question_shows_the_sense_of_its_example_sentence():
+    """純 is 縁邊 in 鄉飲酒禮 (蒲筵緇布純) and 體全 in 少牢饋食禮 (腊一純): the quiz shows the
+    gloss that explains the occurrence in the term's example, not the first gloss read."""
+    docs = [load_document(BOOK / f) for f in ("KR1d0044_003.txt", "KR1d0044_016.txt")]
+    terms = build_terms(docs, load_curated(default_glossary_path()))
+    moved = []
+    for t in terms:
+        ex = t.example
+        at = normalize(ex.text).find(t.normalized) if ex is not None else -1
+        fits = senses_at(t, ex.text, at, ex.rite, ex.stage_id) if ex is not None and at >= 0 else ()
+        if fits:
+            assert main_gloss(t) in {g.gloss for g in fits}, t.term
+            first = next((g for g in t.glosses if g.line is not None), t.glosses[0])
+            if first.gloss not in {g.gloss for g in fits}:
+                moved.append(t.term)
+    assert moved  # some example stands where a later sense applies (純 in 少牢)

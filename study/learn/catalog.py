@@ -12,7 +12,8 @@ from enum import StrEnum
 
 from ..decks.items import Sequence_, stage_sequence, step_sequence
 from ..model import Document, Rite, Term
-from ..terms.senses import gloss_key, terms_sharing_gloss
+from ..terms.senses import gloss_key, senses_at, terms_sharing_gloss
+from ..text.normalize import normalize
 from .grading import OrderMode
 
 STAGE_WINDOW, STAGE_STEP = 6, 3
@@ -76,7 +77,15 @@ def family_of_id(item_id: str) -> str:
 
 
 def main_gloss(term: Term) -> str:
-    """The gloss a question shows: the first from the text, else the first curated one."""
+    """The gloss a question shows: the sense of the term's example sentence (senses_at: the gloss
+    that explains that occurrence, from the text first), else the first from the text, else the
+    first curated one."""
+    ex = term.example
+    at = normalize(ex.text).find(term.normalized) if ex is not None else -1
+    if ex is not None and at >= 0:
+        fits = senses_at(term, ex.text, at, ex.rite, ex.stage_id)
+        if fits:
+            return next((g for g in fits if g.line is not None), fits[0]).gloss
     from_text = [g for g in term.glosses if g.line is not None]
     return (from_text or list(term.glosses))[0].gloss
 
