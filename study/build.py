@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 
 from .decks.apkg import write_apkg
@@ -23,13 +25,37 @@ from .text.align import align_document
 from .text.attach import attach_translations
 from .text.formats import read_text
 from .text.kanripo_lines import is_mandoku
-from .text.manifest import Manifest, find_manifest
+from .text.manifest import MANIFEST, Manifest, find_manifest
 
 
 def load_document(path: Path, manifest: Manifest | None = None) -> Document:
     """Read and parse one text; the manifest beside it names the rite it opens in, whether it is
-    an excerpt (节选), and which translation texts attach to it."""
-    manifest = manifest if manifest is not None else find_manifest(path)
+    an excerpt (节选), and which translation texts attach to it.
+
+    With the manifest found beside the text, the result is kept for the process (documents are
+    immutable): a translation text attached to several 卷 is read and aligned once. A text or
+    manifest whose bytes changed is read again."""
+    if manifest is None:
+        text, beside = _digest(path), _digest(path.parent / MANIFEST)
+        if text is None:
+            return _load(path, find_manifest(path))  # reports the file that cannot be read
+        return _load_beside(path, text, beside)
+    return _load(path, manifest)
+
+
+def _digest(path: Path) -> bytes | None:
+    try:
+        return hashlib.blake2b(path.read_bytes(), digest_size=16).digest()
+    except OSError:
+        return None
+
+
+@lru_cache(maxsize=64)
+def _load_beside(path: Path, _text: bytes, _manifest: bytes | None) -> Document:
+    return _load(path, find_manifest(path))
+
+
+def _load(path: Path, manifest: Manifest) -> Document:
     entry = manifest.entry(path.name)
     try:
         data = path.read_bytes()
@@ -49,7 +75,7 @@ def load_document(path: Path, manifest: Manifest | None = None) -> Document:
     for name in manifest.translations_for(path.name):
         source = path.parent / name
         if source.is_file():
-            doc, _ = attach_translations(doc, load_document(source, manifest))
+            doc, _ = attach_translations(doc, load_document(source))
     return doc
 
 

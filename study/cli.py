@@ -162,7 +162,9 @@ def build(specs: tuple[Path, ...], all_specs: bool, output: Path | None, formats
         file=sys.stderr,
         item_show_func=lambda item: item[0].name if item else None,
     )
-    with bar if len(jobs) > 1 else contextlib.nullcontext(jobs) as items:
+    with (
+        bar if len(jobs) > 1 and sys.stderr.isatty() else contextlib.nullcontext(jobs) as items
+    ):  # a bar on a terminal only
         for spec_path, target in items:
             target.parent.mkdir(parents=True, exist_ok=True)
             report = build_deck(load_deckspec(spec_path), target, formats=formats, sources=sources)

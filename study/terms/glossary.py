@@ -4,6 +4,7 @@ an example sentence from the classical text and the term's frequency in each rit
 from __future__ import annotations
 
 import re
+import weakref
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -241,6 +242,22 @@ def _duplicate(term: str, gloss: str, source: str, extracted: Sequence[Gloss]) -
     return False
 
 
+_EXTRACTED: dict[int, tuple[weakref.ref[Document], tuple[Gloss, ...]]] = {}
+
+
+def _extracted(doc: Document) -> tuple[Gloss, ...]:
+    """The glosses of ``doc``, extracted once per document object (a build of every rite and of
+    the whole book asks for each 卷 twice); documents are immutable."""
+    hit = _EXTRACTED.get(id(doc))
+    if hit is not None and hit[0]() is doc:
+        return hit[1]
+    if len(_EXTRACTED) > 256:
+        _EXTRACTED.clear()
+    found = tuple(extract_glosses(doc))
+    _EXTRACTED[id(doc)] = (weakref.ref(doc), found)
+    return found
+
+
 def build_terms(documents: Sequence[Document], curated: Curated | None = None) -> list[Term]:
     """Every term of ``documents``: extracted glosses grouped by normalised headword, merged with
     the curated glossary (which may add terms, add glosses, set reading and category, or exclude)."""
@@ -249,7 +266,7 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None) -
     written: dict[str, Counter[str]] = defaultdict(Counter)
     order: dict[str, tuple[int, int]] = {}
     for d_index, doc in enumerate(documents):
-        for g in extract_glosses(doc):
+        for g in _extracted(doc):
             norm = normalize(g.context)
             by_term[norm].append(g)
             written[norm][g.context] += 1

@@ -38,14 +38,23 @@ def _char(ch: str) -> str:
     return t2s.convert(variants.convert(ch)) or ch
 
 
+class _Table(dict):
+    """``str.translate`` table filled on first sight of each character (a one-character form, or
+    the character itself), so that normalising runs at C speed once a text's characters are known."""
+
+    def __missing__(self, code: int) -> str:
+        ch = chr(code)
+        n = _char(ch)
+        self[code] = out = n if len(n) == 1 else ch
+        return out
+
+
+_TABLE = _Table()
+
+
 def normalize(text: str) -> str:
     """The normalised form of ``text``: same length, variants and traditional forms replaced."""
-    overrides = _overrides()
-    out = []
-    for ch in text:
-        n = _char(ch) if ch not in overrides else overrides[ch]
-        out.append(n if len(n) == 1 else ch)
-    return "".join(out)
+    return text.translate(_TABLE)
 
 
 def is_punct(ch: str) -> bool:
