@@ -3,11 +3,13 @@ curated gloss kept to the contexts it fits."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from study.build import default_glossary_path, load_document
+from study.build import Sources, default_glossary_path, load_document, plan_deck
+from study.decks.deckspec import load_deckspec
 from study.learn.catalog import main_gloss
 from study.model import Gloss, Term
 from study.terms.glossary import build_terms, load_curated
@@ -135,3 +137,11 @@ def test_a_quiz_question_shows_the_sense_of_its_example_sentence():
             if first.gloss not in {g.gloss for g in fits}:
                 moved.append(t.term)
     assert moved  # some example stands where a later sense applies (純 in 少牢)
+
+
+def test_a_cloze_hint_is_the_sense_of_that_occurrence():
+    """In the deck of 少牢饋食禮, 純 (腊一純) is hinted 體全, never 縁邊 (鄉飲酒禮's 布純)."""
+    notes = plan_deck(load_deckspec(ROOT / "decks" / "16-shaolaokuishili.yaml"), Sources())
+    hints = [m[1] for n in notes if n.model == "cloze" for m in re.finditer(r"\{\{c\d+::(.*?)\}\}", n.fields[0][1])]
+    chun = [h.partition("::")[2] for h in hints if normalize(h.partition("::")[0]) == normalize("純")]
+    assert "體全" in chun and "縁邊" not in chun

@@ -13,7 +13,8 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..model import Document, Passage, Term
+from ..model import Document, Gloss, Passage, Term
+from ..terms.senses import senses_at
 from ..text.normalize import normalize
 from .markup import cloze_text, esc, highlight, items, mask, ruby, span
 from .newcards import schedule
@@ -191,8 +192,12 @@ def cloze_note(selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, se
     for _, _, t in spans:
         numbers.setdefault(t.normalized, len(numbers) + 1)
     text, pos, out = unit.text, 0, []
+    stage_id = unit_id.partition("#")[0]
+    senses: dict[str, tuple[Gloss, ...]] = {}  # per term, the glosses of its first occurrence here
     for start, end, t in spans:
-        hint = _hint(t)
+        here = senses_at(t, text, start, c.rite.name, stage_id)  # the sense of this occurrence
+        senses.setdefault(t.normalized, here)
+        hint = _hint(replace(t, glosses=here))
         out += [
             cloze_text(text[pos:start]),
             f"{{{{c{numbers[t.normalized]}::{cloze_text(text[start:end])}{'::' + cloze_text(hint) if hint else ''}}}}}",
@@ -201,7 +206,8 @@ def cloze_note(selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, se
     out.append(cloze_text(text[pos:]))
     terms = {t.normalized: t for _, _, t in spans}
     glossed = [
-        ruby(t.term, t.pinyin) + span("gloss", "；".join(dict.fromkeys(g.gloss for g in t.glosses[:3])))
+        ruby(t.term, t.pinyin)
+        + span("gloss", "；".join(dict.fromkeys(g.gloss for g in (senses.get(t.normalized) or t.glosses)[:3])))
         for t in terms.values()
     ]
     custom = () if spec.max_cloze == DEFAULT_CLOZE else (f"max{spec.max_cloze}",)
