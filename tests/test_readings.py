@@ -14,7 +14,7 @@ from study.yamlsrc import load_yaml
 from tests.conftest import DATA
 
 DEV_FLOOR = 1.0  # 卷一–八: the rows whose failures the table was corrected on
-HELD_OUT_FLOOR = 0.86  # 卷九–十七: never looked at row by row; what the table reaches today
+HELD_OUT_FLOOR = 0.95  # 卷九–十七: never looked at row by row; what the table reaches today
 TARGET = 0.99  # issue 11
 
 
