@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import csv
+import re
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +12,7 @@ from study.learn.grading import typed_matches
 from study.model import Gloss
 from study.terms.reading import ReadingTableError, parse_table, reading_in, readings_in, table
 from study.terms.senses import gloss_place, juan_of, masked_gloss
+from study.text.normalize import normalize
 from study.yamlsrc import load_yaml
 from tests.conftest import DATA
 
@@ -106,6 +109,55 @@ def test_a_second_reading_the_references_allow_is_accepted_not_shown():
 )
 def test_polyphones_take_their_classical_reading_in_context(word, context, reading):
     assert reading_in(word, context) == reading
+
+
+@pytest.mark.parametrize(
+    ("word", "context", "reading"),
+    [  # clauses of 卷九–十七 read with the references the table cites (not rows of the gold list)
+        ("占", "與主人占之曰從", "zhān"),
+        ("重", "甸人置重于中庭", "chóng"),
+        ("重", "四亞之重賜無數", "zhòng"),
+        ("從父昆弟", "為夫之從父昆弟之妻", "zòng fù kūn dì"),
+        ("朝", "卜日既朝哭皆復外位", "zhāo"),
+        ("朝服", "主人朝服即位", "cháo fú"),
+        ("角", "主人洗角升酌酳尸", "jué"),
+        ("洗", "夙興設洗直于東榮", "xiǎn"),
+        ("洗", "執觶興洗北面坐奠", "xǐ"),
+        ("勞", "下大夫勞者遂以賓入", "lào"),
+        ("含", "君使某含", "hàn"),
+        ("括髮", "哭盡哀括髮袒", "kuò fà"),
+        ("稱", "乃襲三稱", "chèn"),
+        ("免", "衆主人免于房", "wèn"),
+        ("免", "主人北面免絰命筮", "miǎn"),
+        ("女", "承致多福無疆于女孝孫", "rǔ"),
+        ("予", "予一人將受之", "yú"),
+        ("將", "天子命將出征", "jiàng"),
+        ("將", "固辭不得命將走見", "jiāng"),
+        ("行", "粱稻皆二行稷四行", "háng"),
+        ("舍", "齊車每舍奠焉", "shè"),
+        ("舍", "舍奠于學", "shì"),
+        ("長", "腸三胃三長皆及俎拒", "cháng"),
+        ("鬠", "鬠用組", "kuò"),
+    ],
+)
+def test_the_held_out_chapters_vocabulary_takes_its_classical_reading(word, context, reading):
+    assert reading_in(word, context) == reading
+
+
+def test_a_word_standing_twice_is_read_where_it_stands():
+    assert reading_in("樂", "請以樂樂于賔") == "yuè"
+    assert reading_in("樂", "請以樂樂于賔", at=3) == "lè"
+    assert readings_in("樂", "請以樂樂于賔", at=2) == ("yuè",)
+    assert readings_in("樂", "請以樂樂于賔") == ("yuè", "lè")  # asked without saying which: both
+    with pytest.raises(ValueError, match="index 1"):
+        reading_in("樂", "請以樂樂于賔", at=1)
+
+
+def test_the_table_lists_each_character_once():
+    """YAML keeps the last of two equal keys silently; the table's file must not rely on that."""
+    text = (Path(__file__).parents[1] / "study" / "data" / "readings.yaml").read_text("utf-8")
+    keys = [normalize(m.group(1)) for m in re.finditer(r"^([^\s#:-]+):", text, re.MULTILINE)]
+    assert len(keys) == len(set(keys)) == len(table())
 
 
 def test_typed_pinyin_is_tone_exact_with_marks_or_numbers():

@@ -175,29 +175,46 @@ def _choice(ctx: str, i: int) -> tuple[str | None, tuple[str, ...]]:
     return entry.reading, entry.also
 
 
-def _context(word: str, context: str) -> tuple[str, int, int]:
+def _occurrences(word: str, context: str) -> tuple[str, list[int], int]:
+    """The normalised context and where the word stands in it (every occurrence, in order);
+    a word that does not occur is read alone."""
     norm, ctx = normalize(word), normalize(context)
-    at = ctx.find(norm) if norm else -1
-    return (ctx, at, len(norm)) if at >= 0 else (norm, 0, len(norm))
+    starts = [m.start() for m in re.finditer(f"(?={re.escape(norm)})", ctx)] if norm else []
+    return (ctx, starts, len(norm)) if starts else (norm, [0], len(norm))
 
 
-def reading_in(word: str, context: str = "") -> str:
+def _at(starts: list[int], at: int | None) -> int:
+    """The occurrence meant: the one starting at index ``at`` of the context (the first if None)."""
+    if at is None:
+        return starts[0]
+    if at not in starts:
+        raise ValueError(f"the word does not stand at index {at} of the context")
+    return at
+
+
+def reading_in(word: str, context: str = "", *, at: int | None = None) -> str:
     """The reading of ``word`` where it stands in ``context`` (the clause of the text around it),
-    space-separated syllables with tone marks. Without a context the word is read alone."""
-    ctx, at, n = _context(word, context)
-    base = _base(ctx)
-    return " ".join(_choice(ctx, i)[0] or base[i] for i in range(at, at + n))
+    space-separated syllables with tone marks. ``at`` is the index in the context where the word
+    meant starts (the first occurrence when None). Without a context the word is read alone."""
+    ctx, starts, n = _occurrences(word, context)
+    start, base = _at(starts, at), _base(ctx)
+    return " ".join(_choice(ctx, i)[0] or base[i] for i in range(start, start + n))
 
 
-def readings_in(word: str, context: str = "") -> tuple[str, ...]:
-    """Every reading the references allow for ``word`` in ``context``: the shown one first."""
-    ctx, at, n = _context(word, context)
+def readings_in(word: str, context: str = "", *, at: int | None = None) -> tuple[str, ...]:
+    """Every reading the references allow for ``word`` in ``context``: the shown one (of the first
+    occurrence, or of the one at ``at``) first. When ``at`` is None every occurrence counts: a word
+    that stands twice with two readings (請以樂樂于賔) is asked without saying which is meant."""
+    ctx, starts, n = _occurrences(word, context)
     base = _base(ctx)
-    options = []
-    for i in range(at, at + n):
-        read, also = _choice(ctx, i)
-        options.append(tuple(dict.fromkeys((read or base[i], *also))))
-    return tuple(" ".join(combo) for combo in product(*options))[:8]
+    found: list[str] = []
+    for start in [_at(starts, at)] if at is not None else starts:
+        options = []
+        for i in range(start, start + n):
+            read, also = _choice(ctx, i)
+            options.append(tuple(dict.fromkeys((read or base[i], *also))))
+        found.extend(" ".join(combo) for combo in product(*options))
+    return tuple(dict.fromkeys(found))[:8]
 
 
 @lru_cache(maxsize=4096)
