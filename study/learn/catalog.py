@@ -90,7 +90,14 @@ def main_gloss(term: Term) -> str:
     return (from_text or list(term.glosses))[0].gloss
 
 
-def primary_rite(term: Term) -> str | None:
+def primary_rite(term: Term, within: Collection[str] | None = None) -> str | None:
+    """The rite a term's questions belong to: its first glossed rite, else its most frequent one;
+    among ``within`` (a class's rites) when it is glossed or used there."""
+    if within is not None:
+        glossed = [g.rite for g in term.glosses if g.rite in within]
+        used = [f for f in term.frequency if f[0] in within]
+        if glossed or used:
+            return glossed[0] if glossed else max(used, key=lambda f: f[1])[0]
     glossed = [g.rite for g in term.glosses if g.rite]
     if glossed:
         return glossed[0]
@@ -279,8 +286,11 @@ def build_catalog(
     files = {d.file: n for n, d in enumerate(documents)}
     items: list[QuizItem] = []
     terms_by_rite: dict[str, list[Term]] = defaultdict(list)
+    own = [r.name for d in documents for r in d.rites if stages is None or any(s.id in stages for s in r.stages)]
     for term in terms:
-        rite = primary_rite(term)
+        rite = primary_rite(term, own)  # a class's terms are asked under its own rites
+        if stages is not None and own and rite not in own:
+            rite = own[0]  # a class's term (its stages use it) counted only elsewhere in the book
         if rite is None or not term.glosses:
             continue
         terms_by_rite[rite].append(term)
