@@ -3,12 +3,14 @@ rite or any range of its stages."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from study.build import load_terms
 from study.learn.catalog import item_stages
 from study.learn.classdeck import DeckChoice, class_catalog, spec_from_yaml, spec_yaml
-from tests.conftest import Api, dispose
+from tests.conftest import ROOT, Api, dispose
 
 # The rites of the book with stages, in book order (饗禮 and 軍禮 are titles only: 闕).
 RITES = (
@@ -34,6 +36,16 @@ def book_app(database_url):
 
 def test_the_rites_of_the_book_are_the_ones_the_readme_lists(book):
     assert [r.name for d in book.documents for r in d.rites if r.stages] == RITES
+
+
+def test_the_readme_lists_every_rite_with_its_stage_count(book):
+    readme = (ROOT / "README.md").read_text("utf-8")
+    table = readme[readme.index("| 卷 | rite") : readme.index("`KR1d0044_000.txt` is the")]
+    listed = re.findall(r"([^\s|,;:—(]+) (\d+)(?=[\s,;|(—])", table)
+    counts = [(r.name, str(len(r.stages))) for d in book.documents for r in d.rites if r.stages]
+    assert listed == counts
+    assert "饗禮 (title only: 闕" in table and "軍禮 (title only: 闕" in table
+    assert {r.name for d in book.documents for r in d.rites if not r.stages} == {"饗禮", "軍禮"}
 
 
 def test_the_default_quiz_offers_every_rite_of_the_book(book_app):
