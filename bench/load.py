@@ -95,6 +95,7 @@ def gunicorn(
         "STUDY_ENV": "production",
         "STUDY_FSRS_FUZZING": "0",  # so that the audit can replay the cards
         "STUDY_NEW_PER_DAY": "100000",  # learners never run out of new items mid-run
+        "STUDY_RATELIMIT": "0",  # hundreds of learners sign in from one address
     }
     # production never creates or migrates the database itself: `study db upgrade` does, as deployed
     upgrade = [sys.executable, "-m", "study", "db", "upgrade", "--database", database_url]
@@ -200,19 +201,30 @@ class Learner(JsonClient):
         if status != 200 or not isinstance(body, dict):
             raise RuntimeError(f"{self.name}: GET /api/session gave {status}")
         self.csrf = body["csrf_token"]
-        status, body, _ = self.call("session", "POST", "/api/session", {"name": self.name})
-        if status != 200:
+        credentials = {"name": self.name, "password": f"{self.name}-password"}
+        status, body, _ = self.call("session", "POST", "/api/session", credentials)
+        if status != 200 or not isinstance(body, dict):
             raise RuntimeError(f"{self.name}: sign-in gave {status} {body}")
+        self.csrf = body["csrf_token"]  # a new session at sign-in, with a new token
 
     def step(self, i: int) -> bool:
         """GET /api/next, then answer it; False when there is nothing left to do."""
         kind = KINDS[i % len(KINDS)]
-        status, body, _ = self.call("next", "GET", "/api/next" + (f"?kind={kind}" if kind else ""))
-        if status != 200 or not isinstance(body, dict) or body.get("item") is None:
-            return False  # nothing left to study, or failed (counted in the ledger)
-        item = body["item"]
+        for _ in range(10):
+            status, body, _ = self.call("next", "GET", "/api/next" + (f"?kind={kind}" if kind else ""))
+            if status != 200 or not isinstance(body, dict) or body.get("item") is None:
+                return False  # nothing left to study, or failed (counted in the ledger)
+            item = body["item"]
+            if item["kind"] != "intro":
+                break
+            # an introduction: read it, then its question comes
+            status, _, _ = self.call("intro", "POST", "/api/intro", {"token": item["token"]})
+            if status != 200:
+                return False
+        else:
+            return False
         key = (self.name, uuid.uuid4().hex)
-        answer = {"item_id": item["id"], "answer": self.plausible(item), "answer_id": key[1]}
+        answer = {"item_id": item["id"], "answer": self.plausible(item), "answer_id": key[1], "token": item["token"]}
         status, result, unknown = self.call("answer", "POST", "/api/answer", answer)
         with self.ledger.lock:
             if unknown:

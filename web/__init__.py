@@ -32,6 +32,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         NEW_PER_DAY=int(os.environ.get("STUDY_NEW_PER_DAY", "20")),
         DAILY_GOAL=int(os.environ.get("STUDY_DAILY_GOAL", "30")),
         RATELIMIT_STORAGE_URI=os.environ.get("STUDY_RATELIMIT_STORAGE") or None,
+        RATELIMIT_ENABLED=os.environ.get("STUDY_RATELIMIT", "1") != "0",
         DESIRED_RETENTION=float(os.environ.get("STUDY_DESIRED_RETENTION", "0.9")),
         FSRS_FUZZING=os.environ.get("STUDY_FSRS_FUZZING", "1") != "0",
         FAST_SECONDS=10.0,

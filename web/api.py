@@ -165,8 +165,9 @@ def next_question(learner: Learner, rite: str | None, kind: str | None, stages: 
     items = catalog.select(rite=rite, family=kind, stages=stages)
     moment = now()
     agenda = state.store.agenda(learner.id, moment, learner.zone)
-    facts = {i.id: i.fact for i in catalog.items}
-    item = pick_next(items, agenda, new_limit=current_app.config["NEW_PER_DAY"], facts=facts)
+    facts = catalog.facts
+    by_id = catalog.select_index(rite=rite, family=kind, stages=stages)
+    item = pick_next(items, agenda, new_limit=current_app.config["NEW_PER_DAY"], facts=facts, by_id=by_id)
     if item is None:  # rare: only then are all the cards loaded, for the date of the next one
         known = state.store.cards(learner.id)
         when = next_due(items, known, moment, learner.zone)

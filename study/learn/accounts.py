@@ -77,6 +77,10 @@ def _learner(row: sa.Row) -> Learner:
     return Learner(row.id, row.name, row.class_id, row.time_zone or DEFAULT_TIME_ZONE)
 
 
+def _matches(password_hash: str | None, password: str) -> bool:
+    return password_hash is not None and check_password_hash(password_hash, password)
+
+
 def _hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -138,9 +142,10 @@ class Accounts:
                 values = {"name": name, "class_id": class_id, "created_at": now, "password_hash": new_hash}
                 if zone:
                     values["time_zone"] = zone
-                if not _insert_ignore(conn, learners, ["name"], **values):
-                    raise WrongPasswordError("wrong name or password")  # someone took the name just now
+                inserted = _insert_ignore(conn, learners, ["name"], **values)
                 row = conn.execute(_BY_NAME, {"name": name}).one()
+                if not inserted and password is not None and not _matches(row.password_hash, password):
+                    raise WrongPasswordError("wrong name or password")  # someone else took the name just now
             else:
                 changes: dict[str, object] = {}
                 if new_hash is not None:

@@ -63,13 +63,18 @@ def day_start(now: datetime, zone: tzinfo = DEFAULT_ZONE) -> datetime:
 
 
 def pick_next(
-    items: Sequence[QuizItem], agenda: Agenda, *, new_limit: int, facts: Mapping[str, str] | None = None
+    items: Sequence[QuizItem],
+    agenda: Agenda,
+    *,
+    new_limit: int,
+    facts: Mapping[str, str] | None = None,
+    by_id: Mapping[str, QuizItem] | None = None,
 ) -> QuizItem | None:
     """Due items first (the most overdue first), then new items in the text's order, at most
     ``new_limit`` new items a day of each family (vocabulary, order …), so that one family's
     limit never closes another's.
 
-    An item whose fact (``facts``: item id → fact, default the item's own) another item was
+    ``by_id`` (``items`` by id) makes finding the due ones quick. An item whose fact (``facts``: item id → fact, default the item's own) another item was
     answered about today waits for another day: related questions never come the same day.
     """
 
@@ -82,7 +87,11 @@ def pick_next(
     def blocked(item: QuizItem) -> bool:
         return item.id not in today and fact(item.id) in busy
 
-    due = [(agenda.due[i.id], i.sort_key, i) for i in items if i.id in agenda.due and not blocked(i)]
+    if by_id is not None:  # the due cards are few: look them up rather than scan every item
+        due = [(when, by_id[k].sort_key, by_id[k]) for k, when in agenda.due.items() if k in by_id]
+        due = [d for d in due if not blocked(d[2])]
+    else:
+        due = [(agenda.due[i.id], i.sort_key, i) for i in items if i.id in agenda.due and not blocked(i)]
     if due:
         return min(due, key=lambda t: (t[0], t[1]))[2]
     counts: dict[str, int] = {}

@@ -140,6 +140,14 @@ class Catalog:
     stages: dict[str, StageInfo] = field(default_factory=dict)  # by stage id, in text order
     _selections: dict[tuple[object, ...], list[QuizItem]] = field(default_factory=dict, repr=False, compare=False)
     _sharing: dict[str, tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
+    _facts: dict[str, str] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def facts(self) -> dict[str, str]:
+        """Item id → fact, for every item (made once)."""
+        if self._facts is None:
+            self._facts = {i.id: i.fact for i in self.items}
+        return self._facts
 
     def terms_sharing(self, gloss: str) -> tuple[str, ...]:
         """Every headword glossed by ``gloss`` (a gloss→term question accepts each)."""
@@ -168,6 +176,15 @@ class Catalog:
             ]
         return self._selections[key]
 
+    def select_index(
+        self, *, rite: str | None = None, family: str | None = None, stages: frozenset[str] | None = None
+    ) -> dict[str, QuizItem]:
+        """:meth:`select` by id (made once per filter)."""
+        key = ("index", rite, family, stages)
+        if key not in self._selections:
+            self._selections[key] = {i.id: i for i in self.select(rite=rite, family=family, stages=stages)}  # type: ignore[assignment]
+        return self._selections[key]  # type: ignore[return-value]
+
     def stage_range(self, first: str, last: str | None = None) -> frozenset[str] | None:
         """The stage ids from ``first`` to ``last`` (inclusive, one rite), or None if unknown."""
         a, b = self.stages.get(first), self.stages.get(last or first)
@@ -192,14 +209,17 @@ def _doc_line(term: Term, files: dict[str, int]) -> tuple[int, int]:
     return len(files), 0
 
 
-def _order_items(d_index: int, rite: Rite, stages: Collection[str] | None) -> list[QuizItem]:
+def _order_items(d_index: int, rite: Rite, stages: Collection[str] | None, *, excerpt: bool = False) -> list[QuizItem]:
     """Ordering items of a rite: windows over its (selected) stages, the whole list, "what comes
     next", and windows over the steps of each (selected) stage. Ids name the first element and
-    the size of a window, so a class that studies part of a rite shares them with everyone."""
+    the size of a window, so a class that studies part of a rite shares them with everyone.
+
+    An excerpt (节选) holds part of the rite: its stage list is titled so, and never asked as the
+    whole rite in order."""
     items: list[QuizItem] = []
     full = stage_sequence(rite)
     elements = tuple(e for e in full.elements if stages is None or e.id in stages)
-    seq = Sequence_(full.id, full.kind, full.rite, full.title, elements)
+    seq = Sequence_(full.id, full.kind, full.rite, f"{full.title}（节选）" if excerpt else full.title, elements)
     if len(elements) >= MIN_ORDER:
         for start, window in seq.windows(STAGE_WINDOW, STAGE_STEP):
             items.append(
@@ -216,7 +236,7 @@ def _order_items(d_index: int, rite: Rite, stages: Collection[str] | None) -> li
                     (start, len(window)),
                 )
             )
-        if STAGE_WINDOW < len(elements) <= MAX_ORDER:
+        if STAGE_WINDOW < len(elements) <= MAX_ORDER and not excerpt:
             items.append(
                 QuizItem(
                     f"order:rite:{elements[0].id}:{len(elements)}",
@@ -322,7 +342,7 @@ def build_catalog(
             for n, stage in enumerate(rite.stages):
                 if stage.name and (stages is None or stage.id in stages):
                     infos[stage.id] = StageInfo(stage.id, rite.name, stage.name, stage.modern_name, n)
-            for item in _order_items(d_index, rite, stages):
+            for item in _order_items(d_index, rite, stages, excerpt=doc.excerpt):
                 wanted = "steps" if item.direction == "steps" else "stages"
                 if wanted in families:
                     items.append(item)
