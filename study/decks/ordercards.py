@@ -42,6 +42,7 @@ class _List:
     labels: tuple[str, ...]  # on the front
     details: tuple[str, ...]  # on the back: the full sentence or the modern name
     chosen: frozenset[str]  # ids of the items the spec chose
+    excerpt: bool = False  # a stage list of an excerpt (节选): part of the rite, no position is its own
 
     def item(self, i: int, escape=esc, *, full: bool = False) -> str:
         detail = self.details[i] if full and self.details[i] != self.labels[i] else ""
@@ -58,7 +59,9 @@ def _lists(selection: Selection, kind: str) -> Iterator[_List]:
             if len(seq.elements) >= 2 and chosen & {e.id for e in seq.elements}:
                 shown = tuple(names[e.id] for e in seq.elements)
                 details = tuple(f"{names[e.id]}（{e.modern}）" if e.modern else names[e.id] for e in seq.elements)
-                yield _List(c, seq, c.rite.name, shown, details, chosen)
+                excerpt = c.document.excerpt
+                title = f"{c.rite.name}（节选）" if excerpt else c.rite.name
+                yield _List(c, seq, title, shown, details, chosen, excerpt)
             continue
         for stage in c.stages:
             seq = step_sequence(c.rite, stage)
@@ -73,14 +76,16 @@ def _stage_of(lst: _List, i: int):
 
 
 def _card(lst: _List, j: int, k: int, lo: int, ov: Overlap) -> str:
-    """Field ``Text{k}``: item ``j`` as cloze ``k`` after up to ``before`` items of context."""
-    rows = [f'<li class="gap">{START}</li>'] if j == 0 else []
+    """Field ``Text{k}``: item ``j`` as cloze ``k`` after up to ``before`` items of context (an
+    excerpt's list opens with ⋯, not 「始」: the rite began before it)."""
+    rows = [f'<li class="gap">{"⋯" if lst.excerpt else START}</li>'] if j == 0 else []
     if j > 0 and max(j - ov.before, lo) > 0:
         rows.append('<li class="gap">⋯</li>')
     for n in range(max(j - ov.before, lo, 0), j):
         rows.append(f'<li value="{n + 1}" class="ctx">{lst.item(n)}</li>')
     rows.append(f'<li value="{j + 1}" class="ask">{{{{c{k}::{lst.item(j, cloze_text)}}}}}</li>')
-    return f'<ol class="seq">{"".join(rows)}</ol>'
+    ol_tag = "ul" if lst.excerpt else "ol"  # an excerpt's items are not numbered as places in the rite
+    return f'<{ol_tag} class="seq">{"".join(rows)}</{ol_tag}>'
 
 
 def _window_notes(selection: Selection, lst: _List, kind: str, rank: int) -> list[NoteData]:
@@ -98,12 +103,13 @@ def _window_notes(selection: Selection, lst: _List, kind: str, rank: int) -> lis
         texts = [_card(lst, j, k, start, ov) for k, j in enumerate(mine, 1)]
         full = "".join(f'<li value="{start + n + 1}">{lst.item(start + n, full=True)}</li>' for n in range(len(window)))
         last = _stage_of(lst, mine[-1])
+        ol_tag = "ul" if lst.excerpt else "ol"
         at = c.position(last) if last else 0
         title = f"{lst.title}（{selection.spec.name}）" if custom else lst.title  # never a standard front
         fields = (
             ("Title", esc(title)),
             *zip(OVERLAP_FIELDS, texts + [""] * (MAX_PROMPTS - len(texts)), strict=True),
-            ("Full", f'<ol class="seq">{"".join(full)}</ol>'),
+            ("Full", f'<{ol_tag} class="seq">{"".join(full)}</{ol_tag}>'),
             ("Source", esc(place(c.document, c.rite, last if kind == "steps" else None))),
         )
         out.append(
@@ -129,7 +135,7 @@ def _neighbour_notes(selection: Selection, lst: _List, kind: str, rank: int) -> 
     for i, el in enumerate(els):
         if el.id not in lst.chosen:
             continue
-        ask = {"next": i + 1 < len(els), "previous": i > 0, "position": True}
+        ask = {"next": i + 1 < len(els), "previous": i > 0, "position": not lst.excerpt}  # 第N of an excerpt: no
         ask = {k: v and k in asks for k, v in ask.items()}
         if not any(ask.values()):
             continue
