@@ -15,6 +15,7 @@ from .decks.cards import make_notes
 from .decks.deckspec import DeckSpec
 from .decks.export import write_csv, write_tsv
 from .decks.notedata import CARD_KINDS, NoteData
+from .decks.script import simplified_notes
 from .decks.selection import select
 from .decks.studyload import Load, study_load
 from .errors import CorpusFormatError, GlossaryError
@@ -223,6 +224,8 @@ def plan_deck(spec: DeckSpec, sources: Sources | None = None) -> list[NoteData]:
     selection = select(spec, corpus, sources.terms(paths, glossary) if paths else [], by_file)
     texts = spec_texts(spec)
     notes = make_notes(selection, sources.corpus(sorted(texts.glob("*.txt"))).documents if texts.is_dir() else ())
+    if spec.script == "simplified":
+        notes = simplified_notes(notes, spec.name)
     made = {n.kind for n in notes}
     if problems or selection.problems:  # an empty kind would only echo a bad reference
         selection.raise_problems(problems)

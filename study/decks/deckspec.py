@@ -35,7 +35,8 @@ ORDER_CARDS = ("next", "previous", "position", "overlap")
 DEFAULT_ORDER = ("overlap",)  # one card per fact: the windows; the others only when a spec asks
 MAX_PROMPTS = 20  # cloze fields of the overlapping-cloze note type (frozen in study.apkg)
 _ALIASES = {"term": "terms", "passage": "passages", "stage": "stages", "step": "steps", "prev": "previous"}
-_KEYS = ("name", "texts", "rites", "stages", "kinds", "order", "limits", "terms", "overlap", "glossary")
+_KEYS = ("name", "texts", "rites", "stages", "kinds", "order", "limits", "terms", "overlap", "glossary", "script")
+SCRIPTS = ("original", "simplified")  # the text as written, or in simplified characters (study.decks.script)
 
 Problem = tuple[int | None, str]
 
@@ -88,6 +89,7 @@ class DeckSpec:
     exclude_terms: tuple[str, ...] = ()
     overlap: Overlap = Overlap()
     glossary: str | None = None  # relative to the spec's folder
+    script: str = "original"  # or "simplified": cards in simplified characters, in the spec's own deck
     path: str = field(default="<spec>", compare=False)
     folder: Path | None = field(default=None, compare=False)  # where texts/ and the glossary are
     lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
@@ -266,6 +268,10 @@ def read_deckspec(text: str, path: str, *, folder: Path | None = None) -> DeckSp
     if glossary is not None and not (isinstance(glossary, str) and glossary.strip()):
         r.problem(("glossary",), f"must be a file name, not {glossary!r}")
         glossary = None
+    script = data.get("script", "original")
+    if script not in SCRIPTS:
+        r.problem(("script",), f"must be one of {', '.join(SCRIPTS)}, not {script!r}")
+        script = "original"
     spec = DeckSpec(
         name=name.strip(),
         texts=r.strings(data.get("texts"), ("texts",)),
@@ -279,6 +285,7 @@ def read_deckspec(text: str, path: str, *, folder: Path | None = None) -> DeckSp
         exclude_terms=r.strings(terms.get("exclude"), ("terms", "exclude")),
         overlap=overlap,
         glossary=glossary,
+        script=script,
         path=path,
         folder=folder,
         lines={_key(k): v for k, v in doc.lines.items()},
