@@ -45,3 +45,20 @@ def test_an_unknown_script_is_a_problem_at_its_line(tmp_path):
     with pytest.raises(DeckSpecError) as e:
         plan_deck(spec(tmp_path, "name: x\nrites: [燕禮]\nscript: pinyin\n"))
     assert "s.yaml:3: script: must be one of original, simplified, not 'pinyin'" in str(e.value)
+
+
+def test_the_quiz_serves_the_table_for_simplified_display(database_url):
+    from tests.conftest import TEXTS, dispose
+    from web import create_app
+
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": database_url, "TEXTS": [str(TEXTS / "KR1d0044_005.txt")]}
+    )
+    client = app.test_client()
+    table = client.get("/script/t2s.json").get_json()
+    assert table["禮"] == "礼" and table["獻"] == "献" and table["觶"] == "觯"
+    assert "賔" not in table and "燕" not in table  # a kept variant; a character that is the same
+    assert all(len(k) == 1 and len(v) == 1 for k, v in table.items())
+    page = client.get("/").get_data(as_text=True)
+    assert 'src="/static/script.js"' in page and 'data-table="/script/t2s.json"' in page
+    dispose(app)

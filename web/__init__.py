@@ -16,7 +16,7 @@ from study.errors import StudyError
 from study.learn.schedule import UnknownClassError
 from study.paths import default_text_paths
 
-from . import api, pages, ratelimit, teacher
+from . import api, pages, ratelimit, script, teacher
 from .i18n import t
 from .security import check_csrf, csrf_token, harden, limit_body, secret_key, secure_headers
 from .state import init_state
@@ -61,6 +61,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(teacher.bp)
+    app.register_blueprint(script.bp)
     _errors(app)
     return app
 
