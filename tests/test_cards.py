@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 
@@ -10,6 +11,7 @@ from study.decks.apkg import FIELDS, note_guid, write_apkg
 from study.decks.deckspec import load_deckspec, parse_deckspec
 from study.decks.export import write_csv, write_tsv
 from study.decks.notedata import NoteData
+from study.terms.senses import gloss_key
 from study.text.normalize import normalize
 from tests.conftest import ROOT
 
@@ -66,15 +68,51 @@ def test_the_gloss_to_term_note_hides_the_term_and_comes_a_day_later(xiangshe, t
             assert sum(m.cards for m in between) >= 19 or n.due == max(m.due for m in notes if m.deck == n.deck)
 
 
-def test_a_gloss_shared_by_two_terms_asks_for_neither(sources):
-    notes = plan_deck(load_deckspec(DECKS / "all.yaml"), sources)
-    for rite in {n.identity[1] for n in notes if n.model == "term"}:
-        clues = Counter(
-            re.sub(r"<[^>]+>", "", n.field("Clue"))
-            for n in notes
-            if n.model == "term_reverse" and n.identity[2] == rite
-        )
-        assert not [c for c, k in clues.items() if k > 1], rite
+def _text(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", html)
+
+
+@pytest.fixture(scope="module")
+def book(sources) -> list[NoteData]:
+    return plan_deck(load_deckspec(DECKS / "all.yaml"), sources)
+
+
+def test_a_gloss_shared_by_several_terms_accepts_each_of_them_and_no_two_fronts_are_alike(book):
+    sharing: dict[tuple[str, str], set[str]] = {}  # (rite, gloss) → terms glossed so, from the 词→义 notes
+    for n in book:
+        if n.model == "term":
+            for gloss in re.findall(r'class="gloss">(.*?)</span>', n.field("Glosses")):
+                sharing.setdefault((n.identity[1], gloss_key(html.unescape(gloss))), set()).add(_text(n.field("Term")))
+    fronts, shared = Counter(), 0
+    for n in book:
+        if n.model != "term_reverse":
+            continue
+        fronts[(n.identity[2], _text(n.field("Clue")), _text(n.field("Context")))] += 1
+        answers = {_text(n.field("Term")), *_text(n.field("Sense")).removeprefix("亦可答：").split("、")} - {""}
+        glosses = [g for g in re.findall(r'class="gloss">(.*?)</span>', n.field("Glosses"))]
+        right = set().union(*(sharing.get((n.identity[2], gloss_key(html.unescape(g))), set()) for g in glosses))
+        assert right <= answers, (n.identity, right, answers)
+        shared += len(answers) > 1
+        clue = normalize(_text(n.field("Clue")) + _text(n.field("Context")))
+        assert not [a for a in answers if normalize(a) in clue], n.identity  # no answer in the prompt
+    assert shared >= 10  # 面/進 前, 祝/佐食 … each accepted on the other's card
+    assert not [f for f, k in fronts.items() if k > 1]
+
+
+def test_each_sense_of_a_term_is_its_own_note_with_the_sentence_it_is_used_in(book):
+    senses = [n for n in book if n.model == "term" and n.field("Sense")]
+    by_term = Counter((n.identity[1], n.identity[2]) for n in senses)
+    assert len(by_term) >= 30 and min(by_term.values()) >= 2
+    zhuren = [n for n in senses if n.identity[1:3] == ("士昏礼", "主人")]
+    assert {_text(n.field("Glosses")).removesuffix("蔡德晉") for n in zhuren} == {"女父", "壻"}
+    for n in senses:
+        sentence = _text(n.field("Sense"))
+        assert '<b class="hl">' in n.field("Sense") and not n.field("Example")  # the sentence is on the front
+        assert len(sentence) <= 48, sentence
+        for gloss in re.findall(r'class="gloss">(.*?)</span>', n.field("Glosses")):
+            assert len(gloss) < 2 or normalize(gloss) not in normalize(sentence), (n.identity, gloss)
+    # a sense's number is its own note: the first sense keeps the term's id
+    assert {len(n.identity) for n in senses} == {3, 4}
 
 
 def test_a_per_rite_spec_keeps_its_n_most_frequent_terms(xiangshe, tesheng):

@@ -9,130 +9,28 @@ glosses, another cloze limit) gives it another identity and the spec's own deck.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import replace
 
 from ..model import Document, Gloss, Passage, Term
 from ..terms.senses import senses_at
 from ..text.normalize import normalize
-from .markup import cloze_text, esc, highlight, items, mask, ruby, span
+from .markup import cloze_text, esc, items, mask, ruby, span
 from .newcards import schedule
 from .notedata import KIND_TAGS, NoteData, custom_deck, rite_deck, stage_label, tag
 from .ordercards import order_notes
-from .selection import RiteChoice, Selection, TermChoice, cloze_spans
-from .sequences import passage_fact, term_fact
+from .selection import RiteChoice, Selection, cloze_spans
+from .sequences import passage_fact
 from .sources import Places, place
+from .termcards import RANK as TERM_RANK
+from .termcards import RiteTerms, context, term_notes
 from .units import Unit, passage_units
 
-CATEGORY_LABELS = {
-    "vessel": "器皿",
-    "implement": "器物",
-    "garment": "服饰",
-    "action": "动作",
-    "place": "处所",
-    "role": "人物",
-    "measure": "度量",
-    "other": "其他",
-}
-MAX_GLOSSES = 5
 HINT_CHARS = 12  # a cloze hint is a gloss (or its first clauses) of at most this many characters
 DEFAULT_CLOZE = 6
 ORDER_SHARE = 0.35  # order cards at most this share of a rite's cards
 _HINT_CUTS = "，、；"
-_RANK = {"terms": 0, "units": 1, "steps": 3, "stages": 4}
-
-
-def _digest(*parts: object) -> str:
-    return hashlib.sha256("\x1f".join(map(str, parts)).encode()).hexdigest()[:10]
-
-
-def _gloss_items(t: Term, places: Places, *, masked: bool) -> tuple[list[str], list[str]]:
-    """Distinct glosses (with who gave them) as HTML list items, and as plain text."""
-    merged: dict[str, list[str]] = {}
-    for g in t.glosses:
-        names = merged.setdefault(g.gloss, [])
-        who = places.who(g)
-        if who and who not in names:
-            names.append(who)
-    html, text = [], []
-    for gloss, names in list(merged.items())[:MAX_GLOSSES]:
-        shown = mask(gloss, [t.term]) if masked else gloss
-        who = "、".join(names)
-        html.append(span("gloss", shown) + span("who", mask(who, [t.term]) if masked else who))
-        text.append(shown)
-    return html, text
-
-
-def _context(rite: str, stage_name: str | None, modern: str | None = None) -> str:
-    return f"{rite} · {stage_label(stage_name)}" + (f"（{modern}）" if modern else "")
-
-
-def _custom_term(selection: Selection, choice: TermChoice) -> str | None:
-    """A key for a term the spec changed (its own note), or None for the standard note."""
-    spec, t = selection.spec, choice.term
-    if t.normalized in selection.custom or spec.glossary:
-        return "custom-" + _digest(spec.name, spec.glossary, t.pinyin, t.category, *(g.gloss for g in t.glosses))
-    return None
-
-
-def term_notes(selection: Selection, choice: TermChoice, places: Places, ambiguous: set[str]) -> list[NoteData]:
-    """The 词→义 note of a term and, when its glosses name it alone, its 义→词 note (a later note:
-    it comes at least a day of new cards after the first)."""
-    t, c = choice.term, _rite(selection, choice.rite)
-    glosses, plain = _gloss_items(t, places, masked=False)
-    clues, clue_text = _gloss_items(t, places, masked=True)
-    located = next((g for g in t.glosses if g.line is not None or g.formula == "spec"), t.glosses[0])
-    custom = _custom_term(selection, choice)
-    fact = tuple(term_fact(choice.rite, t.term).split(":")) + ((custom,) if custom else ())
-    deck = custom_deck(selection.spec.name, choice.rite) if custom else rite_deck(c.document, c.rite)
-    variant = f"（{selection.spec.name}）" if custom else ""  # a variant never shows a standard front
-    example = t.example.text if t.example else ""
-    common = (
-        ("Term", esc(t.term)),
-        ("Reading", ruby(t.term, t.pinyin)),
-        ("Sense", ""),
-        ("Glosses", items(glosses, "glosses")),
-        ("Example", highlight(example, t.term)),
-        ("Context", esc(_context(choice.rite, choice.stage.name if choice.stage else None) + variant)),
-        ("Source", esc(places.gloss_source(located))),
-    )
-    stage = stage_label(choice.stage.name) if choice.stage else None
-    tags = (tag(KIND_TAGS["terms"], CATEGORY_LABELS.get(t.category, t.category)), tag(choice.rite, stage or ""))
-    forward = NoteData(
-        "terms", "term", fact, deck, common, tags, (*choice.order, _RANK["terms"]), 1,
-        (f"{t.term} ({t.pinyin})" if t.pinyin else t.term, "；".join(plain)),
-    )  # fmt: skip
-    out = [forward]
-    shown = [x for x in clue_text if x.replace("～", "").strip()]
-    if shown and t.normalized not in ambiguous and not any(normalize(t.term) in normalize(x) for x in clue_text):
-        out.append(
-            replace(
-                forward,
-                model="term_reverse",
-                identity=(*fact[:1], "reverse", *fact[1:]),
-                fields=(
-                    ("Clue", items(clues, "glosses")),
-                    *(
-                        (k, esc(mask(_context(choice.rite, stage) + variant, [t.term])) if k == "Context" else v)
-                        for k, v in common
-                    ),
-                ),
-                plain=("；".join(clue_text), t.term),
-                later_than=forward.fact,
-            )
-        )
-    return out
-
-
-def _ambiguous(terms: tuple[Term, ...]) -> set[str]:
-    """Terms sharing a gloss with another term of the rite: their gloss→term card would have two
-    right answers, so it is not made."""
-    by_gloss: dict[str, set[str]] = {}
-    for t in terms:
-        for g in t.glosses:
-            by_gloss.setdefault(normalize(g.gloss), set()).add(t.normalized)
-    return {n for names in by_gloss.values() if len(names) > 1 for n in names}
+_RANK = {"terms": TERM_RANK, "units": 1, "steps": 3, "stages": 4}
 
 
 def _rite(selection: Selection, name: str) -> RiteChoice:
@@ -184,7 +82,12 @@ def cloze_note(selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, se
     occurrence of a term shares its number); None when there is none."""
     spec = selection.spec
     pool = [t for t in selection.cloze_pools.get(c.rite.name, ()) if t.normalized not in seen]
-    spans = cloze_spans(unit.text, pool, max_terms=spec.max_cloze)
+    stage_id = unit_id.partition("#")[0]
+
+    def glossed(t: Term, at: int) -> bool:  # an occurrence no gloss explains is not blanked
+        return bool(senses_at(t, unit.text, at, c.rite.name, stage_id))
+
+    spans = cloze_spans(unit.text, pool, max_terms=spec.max_cloze, fits=glossed)
     seen.update(t.normalized for _, _, t in spans)
     if not spans:
         return None
@@ -192,7 +95,6 @@ def cloze_note(selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, se
     for _, _, t in spans:
         numbers.setdefault(t.normalized, len(numbers) + 1)
     text, pos, out = unit.text, 0, []
-    stage_id = unit_id.partition("#")[0]
     senses: dict[str, tuple[Gloss, ...]] = {}  # per term, the glosses of its first occurrence here
     for start, end, t in spans:
         here = senses_at(t, text, start, c.rite.name, stage_id)  # the sense of this occurrence
@@ -234,7 +136,7 @@ def unit_notes(selection: Selection, c: RiteChoice) -> list[NoteData]:
     for stage in c.rite.stages:
         if stage.id not in chosen:
             continue
-        context = _context(c.rite.name, stage.name, stage.modern_name)
+        where_in = context(c.rite.name, stage.name, stage.modern_name)
         where = esc(place(c.document, c.rite, stage))
         seen: set[str] = set()  # a term is clozed once per stage
         for p_index, passage in enumerate(stage.passages):
@@ -255,13 +157,13 @@ def unit_notes(selection: Selection, c: RiteChoice) -> list[NoteData]:
                         ("Translation", esc(unit.translation)),
                         ("Before", esc(before)),
                         ("Commentary", items(notes[k], "commentary")),
-                        ("Context", esc(context)),
+                        ("Context", esc(where_in)),
                         ("Source", where),
                     ),
                     (tag(KIND_TAGS["passages"]), tag(c.rite.name, stage_label(stage.name))),
                     (c.index, c.position(stage), _RANK["units"], p_index, unit.first),
                     1,
-                    (context, unit.translation or ""),
+                    (where_in, unit.translation or ""),
                 )
                 if "passages" in spec.kinds and unit.translation and unit.atomic:
                     out.append(replace(base, plain=(unit.text, unit.translation)))
@@ -291,12 +193,9 @@ def make_notes(selection: Selection, references: Sequence[Document] = ()) -> lis
     places = Places([*references, *(c.document for c in selection.rites)])
     notes: list[NoteData] = []
     if "terms" in spec.kinds:
-        ambiguous = {
-            name: _ambiguous(tuple(x.term for x in selection.terms if x.rite == name) + selection.cloze_pools[name])
-            for name in selection.cloze_pools
-        }
+        rites = {c.rite.name: RiteTerms(c, selection.cloze_pools[c.rite.name]) for c in selection.rites}
         for choice in selection.terms:
-            notes += term_notes(selection, choice, places, ambiguous[choice.rite])
+            notes += term_notes(selection, choice, places, rites[choice.rite])
     for c in selection.rites:
         notes += unit_notes(selection, c)
     for kind in ("stages", "steps"):
@@ -307,7 +206,8 @@ def make_notes(selection: Selection, references: Sequence[Document] = ()) -> lis
 
 def _cap_order(notes: list[NoteData]) -> list[NoteData]:
     """Keep order cards at most :data:`ORDER_SHARE` of each rite's cards (when the deck has other
-    cards): the step lists of the shortest stages go first (a stage's list goes whole)."""
+    cards): the step lists of the shortest stages go first, the rite's stage list last (a list
+    goes whole)."""
     out = list(notes)
     for rite in dict.fromkeys(_rite_of(n) for n in notes):
         mine = [n for n in out if _rite_of(n) == rite]
@@ -317,9 +217,10 @@ def _cap_order(notes: list[NoteData]) -> list[NoteData]:
             continue
         lists: dict[str, list[NoteData]] = {}
         for n in mine:
-            if n.kind == "steps":
+            if n.kind in ("steps", "stages"):
                 lists.setdefault(n.identity[1] + ":" + n.identity[2], []).append(n)
-        for key in sorted(lists, key=lambda k: (sum(n.cards for n in lists[k]), k)):
+        # step lists, shortest first; the rite's stage list last (a rite of a few lines: 巡守禮)
+        for key in sorted(lists, key=lambda k: (lists[k][0].kind == "stages", sum(n.cards for n in lists[k]), k)):
             if order <= ORDER_SHARE * total:
                 break
             cut = sum(n.cards for n in lists[key])

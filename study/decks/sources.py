@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 
 from ..model import Document, Gloss, Rite, Stage
-from .notedata import juan_label, stage_label
+from .notedata import BOOK, juan_label, stage_label
 
 _FILE_LINE = re.compile(r"^\s*([\w.-]+\.txt):(\d+)\s*$")
 AUTHOR = "蔡德晋"  # whose notes an unattributed commentary gloss is
@@ -50,8 +50,8 @@ class Places:
                 gloss.rite, gloss.stage, said(gloss.speaker or AUTHOR)
             )
         m = _FILE_LINE.match(gloss.speaker or "")  # a curated gloss quoting a line of a text
-        if m:
-            return self.words(m.group(1), int(m.group(2))) or (gloss.speaker or "")
+        if m:  # a text not shipped (a teacher's excerpt of the book): the book, never a file name
+            return self.words(m.group(1), int(m.group(2))) or _join(BOOK, *gloss.scope[:1])
         return gloss.speaker or gloss.file or ""
 
     def who(self, gloss: Gloss) -> str:
@@ -59,8 +59,13 @@ class Places:
         if gloss.line is not None:
             return gloss.speaker or AUTHOR
         if _FILE_LINE.match(gloss.speaker or ""):
-            return self.gloss_source(gloss)
+            return self.gloss_source(gloss) if self.words(*_file_line(gloss.speaker or "")) else BOOK
         return gloss.speaker or (gloss.file if gloss.formula == "spec" else "") or ""
+
+
+def _file_line(ref: str) -> tuple[str | None, int | None]:
+    m = _FILE_LINE.match(ref)
+    return (m.group(1), int(m.group(2))) if m else (None, None)
 
 
 def said(speaker: str | None) -> str | None:

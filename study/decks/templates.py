@@ -29,10 +29,12 @@ ruby rt { font-size: 0.42em; font-family: "Noto Sans", "Helvetica Neue", Arial, 
 .cloze { color: #1d5fbf; font-weight: bold; }
 ul.glosses, ul.commentary { list-style: none; padding: 0; margin: 0.5em auto; max-width: 36em; }
 ul.glosses li { margin: 0.2em 0; }
+ul.glosses ruby + .gloss { margin-left: 0.6em; }
 ul.commentary { text-align: left; font-size: 0.75em; color: #444; }
 .gloss { font-size: 1.1em; }
 .who { font-size: 0.65em; color: #777; margin-left: 0.6em; }
 ul.commentary .who { margin: 0 0.5em 0 0; }
+.also { font-size: 0.8em; color: #2b4f6e; }
 .source { font-size: 0.6em; color: #888; margin-top: 1em; }
 .modern { font-size: 0.7em; color: #2b4f6e; margin-left: 0.6em; }
 .seq { text-align: left; display: inline-block; margin: 0.4em auto; padding-left: 2.2em; }
@@ -47,7 +49,8 @@ div.seq { padding-left: 0; }
 .night_mode .gap, .night_mode .who, .night_mode .source { color: #a9a9a9; }
 .nightMode .hl, .night_mode .hl { color: #ffb4a8; background-color: #4a2520; }
 .nightMode .cloze, .nightMode .q, .nightMode .ans, .night_mode .cloze, .night_mode .q, .night_mode .ans { color: #8ab4f8; }
-.nightMode .translation, .nightMode .modern, .night_mode .translation, .night_mode .modern { color: #9ec3e6; }
+.nightMode .translation, .nightMode .modern, .nightMode .also, .night_mode .translation, .night_mode .modern,
+.night_mode .also { color: #9ec3e6; }
 .nightMode ruby rt, .night_mode ruby rt { color: #e0a574; }
 .nightMode ul.commentary, .night_mode ul.commentary { color: #c8c8c8; }
 """
@@ -64,6 +67,12 @@ _TERM_FRONT = (
     '<div class="ask">何义？</div>'
 )
 _CLUE_FRONT = _CONTEXT + "{{Clue}}" + '<div class="ask">何词？</div>'
+# 义→词 back: the term, then every other term the question accepts (``Sense``: 亦可答：仞)
+_CLUE_BACK = (
+    '<div class="big">{{Reading}}</div>{{#Sense}}<div class="also">{{Sense}}</div>{{/Sense}}{{Glosses}}'
+    + _EXAMPLE
+    + _SOURCE
+)
 
 
 def _order(ask: str, shown: str, hidden: str, answer: str) -> tuple[str, str]:
@@ -84,7 +93,7 @@ _CLOZES = "".join(f"{{{{cloze:Text{k}}}}}" for k in range(1, MAX_PROMPTS + 1))
 
 TEMPLATES: dict[str, list[tuple[str, str, str]]] = {
     "term": [("词→义", _TERM_FRONT, _TERM_FRONT + '<hr id="answer">' + _TERM_BACK)],
-    "term_reverse": [("义→词", _CLUE_FRONT, _CLUE_FRONT + '<hr id="answer">' + _TERM_BACK)],
+    "term_reverse": [("义→词", _CLUE_FRONT, _CLUE_FRONT + '<hr id="answer">' + _CLUE_BACK)],
     "passage": [
         (
             "经→译",

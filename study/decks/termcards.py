@@ -1,0 +1,243 @@
+"""The term notes of a deck: per sense of a term in a rite, a 词→义 note and a later 义→词 note.
+
+- A term with several senses in a rite (:mod:`.termsenses`) has a note per sense; the front of a
+  sense's 词→义 card shows the sentence it is used in (the ``Sense`` field, the term marked), its
+  back only that sense's glosses. Sense 0 keeps the term's fact id (``term:乡射礼:中``), sense k
+  is ``term:乡射礼:中:k``.
+- The 义→词 card shows the sense's glosses with every right answer masked; where another term of
+  the rite shares a gloss (寻 and 仞 八尺), its back names every term the question accepts
+  (``Sense``: 亦可答：仞). Of two such cards that would look the same, only the first is made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from ..model import Gloss, Term
+from ..terms.senses import gloss_key, masked_gloss, terms_sharing_gloss
+from ..text.normalize import normalize
+from .markup import esc, highlight, items, mask, ruby, span, wrap
+from .notedata import KIND_TAGS, NoteData, custom_deck, rite_deck, stage_label, tag
+from .selection import RiteChoice, Selection, TermChoice
+from .sequences import numeral, term_fact
+from .sources import Places
+from .termsenses import Sense, term_senses
+from .termsenses import _sentences as rite_sentences
+
+CATEGORY_LABELS = {
+    "vessel": "器皿",
+    "implement": "器物",
+    "garment": "服饰",
+    "action": "动作",
+    "place": "处所",
+    "role": "人物",
+    "measure": "度量",
+    "other": "其他",
+}
+MAX_GLOSSES = 5
+RANK = 0  # terms come first among a stage's notes
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha256("\x1f".join(map(str, parts)).encode()).hexdigest()[:10]
+
+
+def context(rite: str, stage_name: str | None, modern: str | None = None) -> str:
+    return f"{rite} · {stage_label(stage_name)}" + (f"（{modern}）" if modern else "")
+
+
+def _merged(glosses: Sequence[Gloss], places: Places) -> list[tuple[str, list[str]]]:
+    """Distinct glosses (at most :data:`MAX_GLOSSES`) with who gave them."""
+    merged: dict[str, list[str]] = {}
+    for g in glosses:
+        names = merged.setdefault(g.gloss, [])
+        who = places.who(g)
+        if who and who not in names:
+            names.append(who)
+    return list(merged.items())[:MAX_GLOSSES]
+
+
+def _gloss_items(glosses: Sequence[Gloss], places: Places) -> tuple[list[str], list[str]]:
+    """The glosses as HTML list items, and as plain text."""
+    merged = _merged(glosses, places)
+    return [span("gloss", g) + span("who", "、".join(who)) for g, who in merged], [g for g, _ in merged]
+
+
+def _masked(text: str, words: Sequence[str]) -> str | None:
+    """``text`` with each of ``words`` masked (:func:`masked_gloss`), None if nothing is left."""
+    for w in words:
+        got = masked_gloss(w, text)
+        if got is None:
+            return None
+        text = got
+    return text
+
+
+def _clue_items(glosses: Sequence[Gloss], places: Places, answers: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The glosses as a 义→词 prompt: every right answer masked, a gloss that would be only the
+    mask left out; and as plain text."""
+    html, text = [], []
+    for g, who in _merged(glosses, places):
+        shown = _masked(g, answers)
+        if shown is None:
+            continue
+        html.append(span("gloss", shown) + span("who", mask("、".join(who), answers)))
+        text.append(shown)
+    return html, text
+
+
+@dataclass
+class RiteTerms:
+    """The senses of a rite's terms and which terms share a gloss, computed once per rite."""
+
+    choice: RiteChoice
+    pool: Sequence[Term]  # every term of the rite's text (the same in every package)
+    _senses: dict[tuple[str, tuple[Gloss, ...]], tuple[Sense, ...]] = field(default_factory=dict)
+    _hosts: dict[tuple[object, ...], str] | None = None
+
+    def __post_init__(self) -> None:
+        self.sentences = rite_sentences(self.choice.rite)
+        self.sharing = terms_sharing_gloss(t for t in self.pool if self._in_rite(t))
+
+    def _in_rite(self, t: Term) -> bool:
+        """Used or glossed in this rite (a text may hold several rites: 卷十七)."""
+        name = normalize(self.choice.rite.name)
+        return any(normalize(r) == name and n for r, n in t.frequency) or any(
+            normalize(g.rite or "") == name for g in t.glosses
+        )
+
+    def senses(self, t: Term) -> tuple[Sense, ...]:
+        key = (t.normalized, t.glosses)
+        if key not in self._senses:
+            self._senses[key] = term_senses(t, self.choice.rite, self.choice.document.file, self.sentences)
+        return self._senses[key]
+
+    def answers(self, t: Term, sense: Sense) -> list[str]:
+        """Every headword a 义→词 question on this sense accepts: the term first, then each term
+        of the rite glossed the same way."""
+        out = [t.term]
+        for g in sense.glosses:
+            for other in self.sharing.get(gloss_key(g.gloss), ()):
+                if normalize(other) not in {normalize(x) for x in out}:
+                    out.append(other)
+        return out
+
+    def clue_key(self, t: Term, sense: Sense, places: Places) -> tuple[object, ...]:
+        stage = sense.stage.name if sense.stage else None
+        answers = self.answers(t, sense)
+        return tuple(_clue_items(sense.glosses, places, answers)[1]), mask(
+            context(self.choice.rite.name, stage), answers
+        )
+
+    def host(self, t: Term, sense: Sense, places: Places) -> bool:
+        """Whether this sense's 义→词 note is made: no earlier term of the rite (in text order)
+        has a card that looks the same."""
+        if self._hosts is None:
+            self._hosts = {}
+            pos = {s.id: i for i, s in enumerate(self.choice.rite.stages)}
+            every = [(x, s) for x in self.pool for s in self.senses(_standard(x, self.choice.rite.name))]
+            every.sort(key=lambda p: (pos.get(p[1].stage.id, -1) if p[1].stage else -1, p[1].number))
+            for x, s in every:
+                self._hosts.setdefault(self.clue_key(x, s, places), f"{x.normalized}:{s.number}")
+        return self._hosts.get(self.clue_key(t, sense, places)) == f"{t.normalized}:{sense.number}"
+
+
+def _standard(t: Term, rite: str) -> Term:
+    """A pool term as a spec sees it: glosses of the rite first (as :mod:`.selection` sorts them)."""
+    return replace(t, glosses=tuple(sorted(t.glosses, key=lambda g: g.formula != "spec" and g.rite != rite)))
+
+
+def _custom_term(selection: Selection, choice: TermChoice) -> str | None:
+    """A key for a term the spec changed (its own note), or None for the standard note."""
+    spec, t = selection.spec, choice.term
+    if t.normalized in selection.custom or spec.glossary:
+        return "custom-" + _digest(spec.name, spec.glossary, t.pinyin, t.category, *(g.gloss for g in t.glosses))
+    return None
+
+
+def _in_sentence(sense: Sense, t: Term, senses: Sequence[Sense]) -> str:
+    """The example sentence with this occurrence marked (the front of one of several senses); a
+    sentence another sense also shows says which occurrence is meant."""
+    ex = sense.example
+    if ex is None:
+        return ""
+    html = wrap(ex.text, [(sense.at, sense.at + len(t.normalized))], '<b class="hl">', "</b>")
+    same = [s for s in senses if s.example is not None and s.example.text == ex.text]
+    if len(same) > 1:
+        nth = sum(1 for i in range(sense.at) if normalize(ex.text).startswith(t.normalized, i)) + 1
+        html += esc(f"（句中第{numeral(nth)}个「{t.term}」）")
+    return html
+
+
+def term_notes(selection: Selection, choice: TermChoice, places: Places, rt: RiteTerms) -> list[NoteData]:
+    """The notes of a term: per sense used or glossed in the chosen stages (the first sense if
+    none is), a 词→义 note and its 义→词 note (a later note: at least a day of new cards after)."""
+    t, c = choice.term, rt.choice
+    custom = _custom_term(selection, choice)
+    senses = rt.senses(t)
+    if not senses:
+        return []
+    chosen = {s.id for s in c.stages}
+    out: list[NoteData] = []
+    for sense in [s for s in senses if s.stages & chosen] or [senses[0]]:
+        out += _sense_notes(selection, choice, places, rt, sense, senses, custom)
+    return out
+
+
+def _sense_notes(selection, choice, places, rt: RiteTerms, sense: Sense, senses, custom) -> list[NoteData]:
+    t, c = choice.term, rt.choice
+    many = len(senses) > 1
+    glosses, plain = _gloss_items(sense.glosses, places)
+    located = next((g for g in sense.glosses if g.line is not None or g.formula == "spec"), sense.glosses[0])
+    fact = tuple(term_fact(choice.rite, t.term, sense.number).split(":")) + ((custom,) if custom else ())
+    deck = custom_deck(selection.spec.name, choice.rite) if custom else rite_deck(c.document, c.rite)
+    variant = f"（{selection.spec.name}）" if custom else ""  # a variant never shows a standard front
+    stage = sense.stage.name if sense.stage else None
+    example = sense.example.text if sense.example else ""
+    common = (
+        ("Term", esc(t.term)),
+        ("Reading", ruby(t.term, t.pinyin)),
+        ("Sense", _in_sentence(sense, t, senses) if many else ""),
+        ("Glosses", items(glosses, "glosses")),
+        ("Example", "" if many else highlight(example, t.term)),
+        ("Context", esc(context(choice.rite, stage) + variant)),
+        ("Source", esc(places.gloss_source(located))),
+    )
+    tags = (
+        tag(KIND_TAGS["terms"], CATEGORY_LABELS.get(t.category, t.category)),
+        tag(choice.rite, stage_label(stage)),
+    )
+    order = (c.index, c.position(sense.stage) if sense.stage else choice.order[1], RANK)
+    front = f"{t.term} ({t.pinyin})" if t.pinyin else t.term
+    forward = NoteData(
+        "terms", "term", fact, deck, common, tags, order, 1,
+        (front + (f"：{example}" if many else ""), "；".join(plain)),
+    )  # fmt: skip
+    out = [forward]
+    answers = rt.answers(t, sense)
+    clues, clue_text = _clue_items(sense.glosses, places, answers)
+    shown = " ".join(clue_text)
+    if not clues or any(normalize(a) in normalize(shown) for a in answers):
+        return out
+    if not custom and not rt.host(t, sense, places):
+        return out  # another term's card asks the same and accepts this one
+    also = [a for a in answers if normalize(a) != t.normalized]
+    reverse = {
+        "Clue": items(clues, "glosses"),
+        "Sense": esc("亦可答：" + "、".join(also)) if also else "",
+        "Example": highlight(example, t.term),
+        "Context": esc(mask(context(choice.rite, stage) + variant, answers)),
+    }
+    out.append(
+        replace(
+            forward,
+            model="term_reverse",
+            identity=(*fact[:1], "reverse", *fact[1:]),
+            fields=(("Clue", reverse["Clue"]), *((k, reverse.get(k, v)) for k, v in common)),
+            plain=("；".join(clue_text), "、".join(answers)),
+            later_than=forward.fact,
+        )
+    )
+    return out

@@ -1,0 +1,205 @@
+"""The senses of a term in one rite: one note per sense, each with its own example sentence.
+
+A term's glosses (commentary and curated, :mod:`study.terms.senses`) each explain some of its
+occurrences: :func:`~study.terms.senses.senses_at` gives the glosses that fit one occurrence.
+Two glosses are one sense when they say the same (same :func:`~study.terms.senses.gloss_key`)
+or explain the same occurrence; every other split is a sense of its own (主人 is 女父 in one
+stage of 士昏禮 and 壻 in another). Senses are numbered by their first occurrence in the rite's
+text, over the whole rite (never the stages a spec chose), so a sense note is the same in every
+package. A gloss that explains no occurrence joins the sense used in its own stage (or the
+nearest one); a term with no glossed occurrence has one sense made of the glosses given in this
+rite (and no example of its own), or none when it is glossed only for another rite.
+
+Example::
+
+    senses = rite_senses(rite, document.file, terms)   # {normalised term: (Sense, …)}
+    for s in senses["主人"]:
+        s.number, [g.gloss for g in s.glosses], s.example.text
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..model import Example, Gloss, Rite, Stage, Term
+from ..terms.lexicon import categories
+from ..terms.senses import gloss_key, senses_at
+from ..text.normalize import normalize
+from .selection import inside_word
+
+_SENTENCE = re.compile(r"[^。；！？\u3000]+[。；！？」]*")
+_STRIP = " \u3000」"
+EXAMPLE_CHARS = 32  # an example longer than this (the book is unpunctuated) is cut around the term
+ELLIPSIS = "…"
+
+
+@dataclass(frozen=True)
+class Sense:
+    """One sense of a term in a rite: its glosses, where it is first used, its example."""
+
+    number: int  # 0 for the first sense (its note keeps the term's fact id)
+    glosses: tuple[Gloss, ...]  # in the term's order
+    stage: Stage | None  # the stage of its first glossed occurrence (else of its first gloss)
+    stages: frozenset[str]  # stage ids where it is used or glossed
+    example: Example | None  # the first sentence using the term in this sense
+    at: int = -1  # where the term stands in the example (normalised index)
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    stage: Stage
+    stage_index: int
+    text: str
+    key: str
+    line: int
+
+
+def _sentences(rite: Rite) -> list[_Sentence]:
+    """The sentences of the rite's classical text, stage by stage: its passages, then the
+    classical words of its heading's notes (記)."""
+    out = []
+    for s_index, stage in enumerate(rite.stages):
+        runs = [(p.text, p.lines[0] if p.lines else 0) for p in stage.passages]
+        runs.append((stage.note_text, stage.line or 0))
+        for run, line in runs:
+            for m in _SENTENCE.finditer(run):
+                text = m.group(0).strip(_STRIP)
+                if text:
+                    out.append(_Sentence(stage, s_index, text, normalize(text), line))
+    return out
+
+
+def occurrences(key: str, word: str, *, in_words: bool = False) -> list[int]:
+    """Where ``word`` (normalised) stands in ``key`` as a word of its own (not inside 主人 …;
+    with ``in_words``, inside a longer word too)."""
+    out, at = [], key.find(word) if word else -1
+    while at != -1:
+        if in_words or not inside_word(key, at, at + len(word)):
+            out.append(at)
+        at = key.find(word, at + len(word))
+    return out
+
+
+def term_senses(t: Term, rite: Rite, file: str, sentences: Sequence[_Sentence] | None = None) -> tuple[Sense, ...]:
+    """The senses of ``t`` in ``rite`` (see the module's description); none if no gloss of ``t``
+    applies in ``rite``."""
+    sentences = _sentences(rite) if sentences is None else sentences
+    n = len(t.glosses)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def union(a: int, b: int) -> None:
+        parent[find(a)] = find(b)
+
+    first_key: dict[str, int] = {}
+    for i, g in enumerate(t.glosses):
+        first_key.setdefault(gloss_key(g.gloss), i)
+        union(i, first_key[gloss_key(g.gloss)])
+    index = {id(g): i for i, g in enumerate(t.glosses)}
+    uses: list[tuple[int, int, tuple[int, ...]]] = []  # (sentence, at, gloss indices) in text order
+    for in_words in (False, True):  # 楹 used only in 楹間 is still shown there
+        for k, s in enumerate(sentences):
+            if t.normalized not in s.key:
+                continue
+            for at in occurrences(s.key, t.normalized, in_words=in_words):
+                fits = tuple(index[id(g)] for g in senses_at(t, s.text, at, rite.name, s.stage.id))
+                if fits:
+                    for i in fits[1:]:
+                        union(i, fits[0])
+                    uses.append((k, at, fits))
+        if uses:
+            break
+    stage_pos = {st.id: i for i, st in enumerate(rite.stages)}
+    roots: list[int] = []  # senses in order of first use
+    for _, _, fits in uses:
+        r = find(fits[0])
+        if r not in roots:
+            roots.append(r)
+    if not roots:  # no occurrence glossed: the glosses given in this rite (or by the teacher), if any
+        here = tuple(g for g in t.glosses if g.formula == "spec" or normalize(g.rite or "") == normalize(rite.name))
+        if not here:
+            return ()  # glossed only for another rite (卷十七 holds eight): nothing to teach here
+        home = next((rite.stages[stage_pos[g.stage_id]] for g in here if g.stage_id in stage_pos), None)
+        stages = frozenset(g.stage_id for g in here if g.stage_id in stage_pos)
+        return (Sense(0, here, home, stages, None),)
+    members: dict[int, list[int]] = {r: [] for r in roots}
+    used_in: dict[int, set[str]] = {r: set() for r in roots}
+    for k, _, fits in uses:
+        used_in[find(fits[0])].add(sentences[k].stage.id)
+    for i, g in enumerate(t.glosses):
+        r = find(i)
+        if r not in members:  # explains no occurrence: the sense used in its stage, or the nearest
+            where = stage_pos.get(g.stage_id or "", -1)
+            r = min(
+                roots,
+                key=lambda x: (
+                    g.stage_id not in used_in[x],
+                    min((abs(stage_pos[s] - where) for s in used_in[x]), default=0) if where >= 0 else 0,
+                    roots.index(x),
+                ),
+            )
+        members[r].append(i)
+    out: list[Sense] = []
+    taken: set[int] = set()  # example sentences already given to an earlier sense
+    for number, r in enumerate(roots):
+        mine = [(k, at) for k, at, fits in uses if find(fits[0]) == r]
+        glosses = tuple(t.glosses[i] for i in sorted(members[r]))
+        k, text, at = _example(t, sentences, [m for m in mine if m[0] not in taken] + mine, glosses)
+        taken.add(k)
+        s = sentences[k]
+        stages = frozenset(used_in[r] | {g.stage_id for g in glosses if g.stage_id in stage_pos})
+        example = Example(text, file, s.line, rite.name, s.stage.id)
+        out.append(Sense(number, glosses, s.stage, stages, example, at))
+    return tuple(out)
+
+
+def _example(
+    t: Term, sentences: Sequence[_Sentence], candidates: Sequence[tuple[int, int]], glosses: Sequence[Gloss]
+) -> tuple[int, str, int]:
+    """The example of a sense: the first candidate sentence (cut around the term, shorter if need
+    be) that does not contain one of the sense's glosses, so that showing it never gives the
+    answer; else the first candidate."""
+    keys = [k for k in (normalize(g.gloss).rstrip("也") for g in glosses) if len(k) >= 2]
+    for k, at in candidates:
+        for limit in (EXAMPLE_CHARS, 20, 12, 8):
+            text, where = snippet(sentences[k].text, at, len(t.normalized), limit)
+            if not any(g in normalize(text) for g in keys):
+                return k, text, where
+    k, at = candidates[0]
+    return k, *snippet(sentences[k].text, at, len(t.normalized))
+
+
+def snippet(text: str, at: int, size: int, limit: int = EXAMPLE_CHARS) -> tuple[str, int]:
+    """``text`` cut to about ``limit`` characters around ``text[at:at + size]`` (… where cut), and
+    where the term stands in the result."""
+    if len(text) <= limit:
+        return text, at
+    side = max((limit - size) // 2, 4)
+    start = max(0, min(at - side, len(text) - limit))
+    end = min(len(text), max(at + size + side, start + limit))
+    key = normalize(text)
+    while 0 < start and cuts_word(key, start):  # never cut a word of the lexicon
+        start -= 1
+    while end < len(text) and cuts_word(key, end):
+        end += 1
+    head = ELLIPSIS if start else ""
+    return head + text[start:end] + (ELLIPSIS if end < len(text) else ""), at - start + len(head)
+
+
+def cuts_word(key: str, pos: int) -> bool:
+    """Whether cutting ``key`` before ``pos`` splits a word of the reviewed lexicon (2–4 characters)."""
+    words = categories()
+    return any(key[i : i + n] in words for n in (2, 3, 4) for i in range(max(pos - n + 1, 0), pos) if i + n <= len(key))
+
+
+def rite_senses(rite: Rite, file: str, terms: Sequence[Term]) -> dict[str, tuple[Sense, ...]]:
+    """The senses of each of ``terms`` in ``rite``, by normalised term."""
+    sentences = _sentences(rite)
+    return {t.normalized: term_senses(t, rite, file, sentences) for t in terms}
