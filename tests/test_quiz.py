@@ -66,9 +66,12 @@ def test_typed_answers_are_matched_tolerantly():
     assert pinyin_key("nǚ lǜ") == pinyin_key("nu lu")
 
 
-def test_catalog_has_vocabulary_and_order_items_in_text_order(catalog):
+def test_catalog_has_vocabulary_order_and_passage_items_in_text_order(catalog):
     families = {i.family for i in catalog.items}
-    assert families == {Family.VOCAB, Family.ORDER}
+    assert families == {Family.VOCAB, Family.ORDER, Family.PASSAGE}
+    passages = catalog.select(rite="乡射礼", family="passage")
+    assert {i.direction for i in passages} == {"c2t", "t2c", "cloze"}
+    assert len({i.fact for i in passages}) < len(passages)  # a passage's questions share its fact
     assert catalog.get("vocab:乘矢:t2g") is not None
     assert catalog.get("order:stages:乡射礼.速宾:6") is not None
     assert catalog.get("next:乡射礼.速宾") is not None

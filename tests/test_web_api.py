@@ -287,3 +287,29 @@ def test_a_retried_answer_with_the_same_answer_id_counts_once(app, api):
     assert app.extensions["study"].store.cards(1)[item["id"]].reps == 1
     bad = api.client.post("/api/answer", json=body | {"answer_id": "x" * 65}, headers=api.headers)
     assert bad.status_code == 400
+
+
+def test_passages_are_asked_both_ways_and_as_cloze(app, api):
+    seen_directions = set()
+    for _ in range(8):
+        item = api.question(kind="passage")
+        assert item["id"].startswith(("passage:", "cloze:")) and item["passage"]
+        question = shown(app, item)
+        seen_directions.add(question.direction)
+        if question.direction == "cloze":
+            assert "＿＿" in item["passage"] and question.accepted[0] not in item["passage"]
+        else:
+            assert len(item["options"]) == len(set(item["options"])) >= 2
+        body = api.answer(item, question.accepted[0]).get_json()
+        assert body["correct"] is True and body["context"]["passage"] and body["fact"].startswith("passage:")
+    assert "c2t" in seen_directions  # the other questions on these passages wait for another day
+    # a cloze: the passage with the term blanked, the term typed (as written or normalised)
+    import random
+
+    from study.learn.quiz import grade, present
+
+    catalog = app.extensions["study"].catalog
+    cloze = next(i for i in catalog.items if i.id.startswith("cloze:"))
+    question = present(cloze, catalog, random.Random(1))
+    assert "＿＿" in question.subject and cloze.term.term not in question.subject
+    assert grade(question, cloze.term.normalized).correct and not grade(question, "不对").correct

@@ -121,7 +121,7 @@ def _filters(catalog: Catalog) -> tuple[str | None, str | None, frozenset[str] |
     stage, to = request.args.get("stage"), request.args.get("to")
     if rite is not None and rite not in catalog.rites:
         abort(404, description=t("err_rite", rite=rite))
-    if kind is not None and kind not in (Family.VOCAB, Family.ORDER):
+    if kind is not None and kind not in tuple(Family):
         abort(400, description=t("err_kind"))
     stages = None
     if stage is not None or to is not None:
@@ -140,6 +140,8 @@ def _public_item(learner: Learner, item: QuizItem, catalog: Catalog, seed: int) 
         "fact": item.fact,
         "token": tokens.issue(learner.id, item.id, seed),
     }
+    if item.family == Family.PASSAGE:
+        public["passage"] = question.subject  # the text asked about (with a blank for a cloze)
     if question.kind == Kind.CHOICE:
         public["options"] = list(question.options)
     if question.kind == Kind.ORDER:
@@ -172,10 +174,11 @@ def next_question(learner: Learner, rite: str | None, kind: str | None, stages: 
         known = state.store.cards(learner.id)
         when = next_due(items, known, moment, learner.zone)
         other = None
-        if kind is not None:
-            others = catalog.select(rite=rite, family=Family.ORDER if kind == Family.VOCAB else Family.VOCAB)
+        for family in (f for f in Family if kind is not None and f != kind):
+            others = catalog.select(rite=rite, family=family)
             if pick_next(others, agenda, new_limit=current_app.config["NEW_PER_DAY"], facts=facts) is not None:
-                other = str(Family.ORDER if kind == Family.VOCAB else Family.VOCAB)
+                other = str(family)
+                break
         return {
             "item": None,
             "next_due": when.isoformat(),

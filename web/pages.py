@@ -90,7 +90,7 @@ def quiz():  # type: ignore[no-untyped-def]
     if learner is None:
         return redirect(url_for("pages.index"))
     catalog = get_state().catalog_for(learner.class_id)
-    kind = request.args.get("kind") if request.args.get("kind") in (Family.VOCAB, Family.ORDER) else ""
+    kind = request.args.get("kind") if request.args.get("kind") in tuple(Family) else ""
     rite = request.args.get("rite") if request.args.get("rite") in catalog.rites else ""
     stage = request.args.get("stage") if request.args.get("stage") in catalog.stages else ""
     to = request.args.get("to") if request.args.get("to") in catalog.stages else ""

@@ -10,11 +10,12 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from ..decks.items import Sequence_, stage_sequence, step_sequence
+from ..decks.items import PassageItem, Sequence_, stage_sequence, step_sequence
 from ..model import Document, Rite, Term
 from ..terms.senses import gloss_key, senses_at, terms_sharing_gloss
 from ..text.normalize import normalize
 from .grading import OrderMode
+from .passages import clozes, rite_passages, translated
 
 STAGE_WINDOW, STAGE_STEP = 6, 3
 MAX_ORDER = 8  # at most this many items in one ordering question (a phone screen)
@@ -31,6 +32,7 @@ class Kind(StrEnum):
 class Family(StrEnum):
     VOCAB = "vocab"
     ORDER = "order"
+    PASSAGE = "passage"  # classical text ↔ translation, and cloze deletions
 
 
 # The grading mode of each kind of ordering item (Moodle's ordering modes).
@@ -55,6 +57,7 @@ class QuizItem:
     direction: str = ""  # vocab: t2g, g2t, typed, pinyin; order: stages, rite, steps, next
     sequence: Sequence_ | None = field(default=None, compare=False)
     window: tuple[int, int] = (0, 0)  # (start, size) in the sequence
+    passage: PassageItem | None = field(default=None, compare=False)
 
     @property
     def fact(self) -> str:
@@ -68,12 +71,20 @@ def fact_of_id(item_id: str) -> str:
     ``term:<term>``; anything else is its own fact."""
     if item_id.startswith("vocab:"):
         return "term:" + item_id[len("vocab:") :].rpartition(":")[0]
+    if item_id.startswith("passage:"):  # passage:<stage>:<n>:<direction>
+        return item_id.rpartition(":")[0]
+    if item_id.startswith("cloze:"):  # cloze:<stage>:<n>:<term>: about the passage
+        return "passage:" + item_id[len("cloze:") :].rpartition(":")[0]
     return item_id
 
 
 def family_of_id(item_id: str) -> str:
     """The family (daily new limits are per family) of an item id."""
-    return Family.VOCAB if item_id.startswith("vocab:") else Family.ORDER
+    if item_id.startswith("vocab:"):
+        return Family.VOCAB
+    if item_id.startswith(("passage:", "cloze:")):
+        return Family.PASSAGE
+    return Family.ORDER
 
 
 def main_gloss(term: Term) -> str:
@@ -116,7 +127,10 @@ class StageInfo:
 
 
 def item_stages(item: QuizItem) -> frozenset[str]:
-    """The stages an item is about: a term's glossed stages, a window's stages, a stage's steps."""
+    """The stages an item is about: a term's glossed stages, a window's stages, a stage's steps,
+    a passage's stage."""
+    if item.passage is not None:
+        return frozenset({item.passage.stage.id})
     if item.term is not None:
         ids = {g.stage_id for g in item.term.glosses if g.stage_id}
         if not ids and item.term.example is not None and item.term.example.stage_id:
@@ -141,6 +155,17 @@ class Catalog:
     _selections: dict[tuple[object, ...], list[QuizItem]] = field(default_factory=dict, repr=False, compare=False)
     _sharing: dict[str, tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
     _facts: dict[str, str] | None = field(default=None, repr=False, compare=False)
+    _passages: dict[str, list[PassageItem]] | None = field(default=None, repr=False, compare=False)
+
+    def passages_of(self, rite: str) -> list[PassageItem]:
+        """The passages the rite's items are about, in text order (made once)."""
+        if self._passages is None:
+            found: dict[str, dict[str, PassageItem]] = defaultdict(dict)
+            for i in self.items:
+                if i.passage is not None:
+                    found[i.rite].setdefault(i.passage.id, i.passage)
+            self._passages = {r: list(ps.values()) for r, ps in found.items()}
+        return self._passages.get(rite, [])
 
     @property
     def facts(self) -> dict[str, str]:
@@ -291,12 +316,57 @@ def _order_items(d_index: int, rite: Rite, stages: Collection[str] | None, *, ex
     return items
 
 
+def _passage_items(
+    d_index: int,
+    doc: Document,
+    rite: Rite,
+    terms: list[Term],
+    stages: Collection[str] | None,
+    families: Collection[str],
+) -> list[QuizItem]:
+    """A passage's classical text ↔ translation (choices), and its glossed terms blanked (typed)."""
+    items: list[QuizItem] = []
+    for p in rite_passages(doc, rite, terms, stages):
+        line = p.passage.lines[0] if p.passage.lines else (p.stage.line or 0)
+        if "passages" in families and translated(p):
+            for n, direction in enumerate(("c2t", "t2c")):
+                items.append(
+                    QuizItem(
+                        f"{p.id}:{direction}",
+                        Family.PASSAGE,
+                        Kind.CHOICE,
+                        rite.name,
+                        (d_index, line, 30 + n),
+                        p.stage.id,
+                        None,
+                        direction,
+                        passage=p,
+                    )
+                )
+        if "cloze" in families:
+            for term in clozes(p):
+                items.append(
+                    QuizItem(
+                        f"cloze:{p.id[len('passage:') :]}:{term.normalized}",
+                        Family.PASSAGE,
+                        Kind.TYPED,
+                        rite.name,
+                        (d_index, line, 32),
+                        p.stage.id,
+                        term,
+                        "cloze",
+                        passage=p,
+                    )
+                )
+    return items
+
+
 def build_catalog(
     documents: Sequence[Document],
     terms: Iterable[Term],
     *,
     stages: Collection[str] | None = None,
-    families: Collection[str] = ("vocab", "stages", "steps"),
+    families: Collection[str] = ("vocab", "stages", "steps", "passages", "cloze"),
 ) -> Catalog:
     """The quiz items of ``documents``: four per glossed term, and the ordering items per rite.
 
@@ -346,5 +416,7 @@ def build_catalog(
                 wanted = "steps" if item.direction == "steps" else "stages"
                 if wanted in families:
                     items.append(item)
+            if "passages" in families or "cloze" in families:
+                items.extend(_passage_items(d_index, doc, rite, terms_by_rite.get(rite.name, []), stages, families))
     items.sort(key=lambda i: i.sort_key)
     return Catalog(items, {i.id: i for i in items}, dict(terms_by_rite), rites, infos)

@@ -14,7 +14,7 @@ from ..model import Corpus, Document, Term
 from ..paths import decks_dir
 from .catalog import Catalog, build_catalog
 
-FAMILIES = {"terms": "vocab", "stages": "stages", "steps": "steps"}
+FAMILIES = {"terms": "vocab", "stages": "stages", "steps": "steps", "passages": "passages", "cloze": "cloze"}
 SPEC_SOURCE = "<teacher page>"
 
 

@@ -15,6 +15,7 @@ from ..terms.reading import readings_in
 from ..text.normalize import search_key
 from .catalog import ORDER_MODES, Catalog, Family, Kind, QuizItem, main_gloss, primary_rite
 from .grading import OrderMode, RatingName, grade_order, rating_for, typed_matches
+from .passages import blanked, neighbours, translated
 
 OPTIONS = 4
 
@@ -132,8 +133,37 @@ def _distractor_terms(term: Term, catalog: Catalog, rng: random.Random) -> list[
     return chosen
 
 
+def _present_passage(item: QuizItem, catalog: Catalog, rng: random.Random) -> Question:
+    """Classical → translation or translation → classical (options from neighbouring passages
+    with another text), or a cloze: the passage with the term blanked, typed."""
+    p = item.passage
+    assert p is not None
+    if item.direction == "cloze":
+        term = item.term
+        assert term is not None
+        return Question(
+            item.id, Kind.TYPED, "cloze", blanked(p.passage.text, term), accepted=(term.term, term.normalized)
+        )
+    pool = [q for q in catalog.passages_of(item.rite) if translated(q)]
+    side = (lambda q: q.passage.translation or "") if item.direction == "c2t" else (lambda q: q.passage.text)
+    right = side(p)
+    options, keys = [right], {search_key(right)}
+    for q in neighbours(p, pool, 12):
+        key = search_key(side(q))
+        if key and key not in keys:
+            options.append(side(q))
+            keys.add(key)
+        if len(options) == OPTIONS:
+            break
+    rng.shuffle(options)
+    subject = p.passage.text if item.direction == "c2t" else (p.passage.translation or "")
+    return Question(item.id, Kind.CHOICE, item.direction, subject, tuple(options), accepted=(right,))
+
+
 def present(item: QuizItem, catalog: Catalog, rng: random.Random) -> Question:
     """A question for ``item`` (options and items shuffled with ``rng``)."""
+    if item.family == Family.PASSAGE:
+        return _present_passage(item, catalog, rng)
     if item.family == Family.VOCAB:
         term = item.term
         assert term is not None

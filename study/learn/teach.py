@@ -31,6 +31,19 @@ def _highlight(text: str, term: str, normalized: str) -> list[int] | None:
 
 def teaching(item: QuizItem, catalog: Catalog) -> dict[str, object]:
     """What introduces ``item``'s fact and explains its answer (the same for both)."""
+    if item.passage is not None:
+        p = item.passage
+        term = item.term
+        return {
+            "passage": p.passage.text,
+            "translation": p.passage.translation,
+            "highlight": _highlight(p.passage.text, term.term, term.normalized) if term is not None else None,
+            "term": term.term if term is not None else None,
+            "reading": term.pinyin if term is not None else None,
+            "rite": item.rite,
+            "stage": _stage(catalog, p.stage.id),
+            "line": p.passage.lines[0] if p.passage.lines else None,
+        }
     if item.family == Family.VOCAB:
         term = item.term
         assert term is not None

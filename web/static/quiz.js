@@ -77,13 +77,14 @@
         const other = new URLSearchParams(params);
         other.set("kind", data.other_kind);
         const p = el("p", { class: "other-kind" }, S.other_kind_waiting.replace("{kind}", ""));
-        p.appendChild(el("a", { href: root.dataset.page + "?" + other, id: "other-kind" }, data.other_kind === "order" ? S.order_quiz : S.vocab_quiz));
+        p.appendChild(el("a", { href: root.dataset.page + "?" + other, id: "other-kind" }, S[data.other_kind + "_quiz"]));
         body.appendChild(p);
       }
       return;
     }
     promptEl.textContent = current.prompt;
     root.dataset.itemKind = current.kind;
+    if (current.passage) body.appendChild(el("p", { class: "passage asked", id: "asked-passage" }, current.passage));
     if (current.kind === "intro") renderIntro();
     else if (current.kind === "choice") renderChoice();
     else if (current.kind === "typed") renderTyped();
@@ -110,7 +111,17 @@
 
   function teaching(data) {
     const box = el("div", { class: "teaching" });
-    if (data.term !== undefined) {
+    if (data.passage !== undefined) {
+      if (data.term) {
+        const head = el("p", { class: "term-line" });
+        head.appendChild(el("span", { class: "term" }, data.term));
+        if (data.reading) head.appendChild(el("span", { class: "reading" }, data.reading));
+        box.appendChild(head);
+      }
+      box.appendChild(el("p", { class: "label" }, S.source + "：" + (data.stage ? stageName(data.stage) : data.rite) + (data.line ? "，" + S.line_no.replace("{line}", data.line) : "")));
+      box.appendChild(marked(data.passage, data.highlight));
+      if (data.translation) box.appendChild(el("p", { class: "translation" }, S.translation + "：" + data.translation));
+    } else if (data.term !== undefined) {
       const head = el("p", { class: "term-line" });
       head.appendChild(el("span", { class: "term" }, data.term));
       if (data.reading) head.appendChild(el("span", { class: "reading" }, data.reading));
