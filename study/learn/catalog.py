@@ -5,12 +5,14 @@ of each rite (windows over its stages, the whole rite, "what comes next", the st
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from ..decks.items import PassageItem, Sequence_, stage_sequence, step_sequence
+from ..decks.sequences import stage_names
 from ..model import Document, Rite, Term
 from ..terms.senses import gloss_key, senses_at, terms_sharing_gloss
 from ..text.normalize import normalize
@@ -243,7 +245,10 @@ def _order_items(d_index: int, rite: Rite, stages: Collection[str] | None, *, ex
     whole rite in order."""
     items: list[QuizItem] = []
     full = stage_sequence(rite)
-    elements = tuple(e for e in full.elements if stages is None or e.id in stages)
+    names = stage_names(rite)  # a name the rite gives two stages is numbered: one right answer
+    elements = tuple(
+        dataclasses.replace(e, text=names.get(e.id, e.text)) for e in full.elements if stages is None or e.id in stages
+    )
     seq = Sequence_(full.id, full.kind, full.rite, f"{full.title}（节选）" if excerpt else full.title, elements)
     if len(elements) >= MIN_ORDER:
         for start, window in seq.windows(STAGE_WINDOW, STAGE_STEP):
