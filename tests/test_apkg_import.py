@@ -177,10 +177,10 @@ def test_build_writes_csv_and_tsv_beside_the_package(tmp_path):
 
 def test_a_bad_spec_is_an_error_with_its_line_and_exit_status_1(tmp_path):
     spec = tmp_path / "bad.yaml"
-    spec.write_text("name: x\nrites: [乡饮酒礼]\nkinds: [terms]\n", "utf-8")
+    spec.write_text("name: x\nrites: [乡饮酒之礼]\nkinds: [terms]\n", "utf-8")
     result = CliRunner().invoke(cli, ["build", str(spec), "-o", str(tmp_path / "x.apkg")])
     assert result.exit_code == 1
-    assert f"Error: {spec}:2: rites[0]: unknown rite '乡饮酒礼' (known: 乡射礼、燕礼、特牲馈食礼)" in result.output
+    assert f"Error: {spec}:2: rites[0]: unknown rite '乡饮酒之礼' (known: 士冠禮、士昏禮、鄉飲酒禮、" in result.output
     assert not (tmp_path / "x.apkg").exists()
 
 
