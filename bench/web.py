@@ -6,8 +6,11 @@ whose learners already hold a review history (``--history`` cards each). 32 clie
 
 1. ``hello``: the trivial route, for the baseline throughput;
 2. ``loop``: GET /api/next then POST /api/answer with a plausible answer, over and over;
-3. ``next`` and ``answer`` alone: each endpoint's own throughput (the answers go to questions
-   the learner was shown, as a learner answering again would).
+3. ``next`` and ``answer`` alone: each endpoint's own throughput (each answer goes to a question
+   token the learner was shown in the ``next`` phase, once: graded and recorded as a new answer).
+
+Every learner has read the introductions (so /api/next gives questions) and signs in with a
+password; rate limits are off (32 learners sign in from one address).
 
 Throughput is requests per second of wall time over a fixed number of requests; the quiz's is
 given as a ratio to the trivial route's (aims: ≥ 0.5 for next, ≥ 0.35 for answer), with p50/p99
@@ -90,6 +93,8 @@ def seed(database_url: str, clients: int, history: int, rng: random.Random) -> l
     names = [f"bench-{k:02d}" for k in range(clients)]
     moment = now()
     ids = [state.store.sign_in(name, None, moment).id for name in names]
+    for fact in sorted(set(state.catalog.facts.values())):  # every introduction read
+        state.store.introduce(ids[0], fact, moment - timedelta(days=31))
     ratings = list(RatingName)
     for item in rng.sample(state.catalog.items, min(history, len(state.catalog.items))):
         rating = rng.choice(ratings)
@@ -101,6 +106,7 @@ def seed(database_url: str, clients: int, history: int, rng: random.Random) -> l
     with state.store.engine.begin() as conn:
         for learner_id in ids[1:]:
             for table, columns in (
+                ("intros", "fact, seen_at"),
                 ("cards", "item_id, card_json, due, reps, created_at, last_review"),
                 ("review_logs", "item_id, rating, score, correct, reviewed_at, duration_ms, answer_json"),
             ):
@@ -126,8 +132,9 @@ class Client(JsonClient):
         status, body, _ = self.call("GET", "/api/session")
         assert status == 200 and isinstance(body, dict), (status, body)
         self.csrf = body["csrf_token"]
-        status, body, _ = self.call("POST", "/api/session", {"name": name})
-        assert status == 200, (status, body)
+        status, body, _ = self.call("POST", "/api/session", {"name": name, "password": f"{name}-password"})
+        assert status == 200 and isinstance(body, dict), (status, body)
+        self.csrf = body["csrf_token"]
 
 
 def plausible(item: dict, rng: random.Random) -> object:
@@ -215,8 +222,14 @@ def step_next(client: Client, rng: random.Random, i: int) -> list[tuple[str, int
 
 
 def step_answer(client: Client, rng: random.Random, i: int) -> list[tuple[str, int, float]]:
-    item = client.shown[-1 - i % min(len(client.shown), 8)]
-    status, _, seconds = client.call("POST", "/api/answer", {"item_id": item["id"], "answer": plausible(item, rng)})
+    item = client.shown.pop()  # each question token is answered once
+    body = {
+        "item_id": item["id"],
+        "answer": plausible(item, rng),
+        "token": item["token"],
+        "answer_id": secrets.token_hex(8),
+    }
+    status, _, seconds = client.call("POST", "/api/answer", body)
     return [("answer", status, seconds)]
 
 
@@ -246,6 +259,7 @@ def main() -> None:
             "DATABASE_URL": url,
             "STUDY_SECRET_KEY": secrets.token_hex(16),
             "STUDY_NEW_PER_DAY": "100000",  # learners never run out of new items mid-run
+            "STUDY_RATELIMIT": "0",  # 32 learners sign in from one address
         }
         phases: dict[str, Phase] = {}
         with (

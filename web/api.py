@@ -186,7 +186,9 @@ def next_question(learner: Learner, rite: str | None, kind: str | None, stages: 
             "message": t("nothing_due", when=interval_words(when - moment)),
             "other_kind": other,
         }
-    if item.fact not in agenda.introduced and item.id not in agenda.seen:
+    # a new fact (no question about it answered yet, its introduction not read) is introduced first
+    known_fact = item.id in agenda.seen or any(facts.get(i) == item.fact for i in agenda.seen)
+    if not known_fact and not state.store.introduced(learner.id, item.fact):
         return {"item": _intro(learner, item, catalog)}
     return {"item": _public_item(learner, item, catalog, state.rng.getrandbits(48))}
 

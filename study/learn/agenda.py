@@ -41,7 +41,6 @@ class Agenda:
     started_today: int  # cards first reviewed since the learner's day began
     created_today: frozenset[str] = frozenset()  # those cards
     reviewed_today: frozenset[str] = frozenset()  # items answered since the day began
-    introduced: frozenset[str] = frozenset()  # facts the learner has been introduced to
 
     @classmethod
     def of(cls, known: dict[str, CardRow], now: datetime, zone: tzinfo = DEFAULT_ZONE) -> Agenda:

@@ -59,8 +59,8 @@ _SEEN = sa.select(
 _DUE = sa.select(cards.c.item_id, sa.type_coerce(cards.c.due, sa.String)).where(
     (cards.c.learner_id == sa.bindparam("learner_id")) & (cards.c.due <= sa.bindparam("now", type_=cards.c.due.type))
 )
-_INTROS = sa.select(sa.func.aggregate_strings(intros.c.fact, "\x1f")).where(
-    intros.c.learner_id == sa.bindparam("learner_id")
+_INTRODUCED = sa.select(intros.c.fact).where(
+    (intros.c.learner_id == sa.bindparam("learner_id")) & (intros.c.fact == sa.bindparam("fact"))
 )
 
 
@@ -260,16 +260,20 @@ class ReviewStore:
         }
 
     def agenda(self, learner_id: int, now: datetime, zone: tzinfo = DEFAULT_ZONE) -> Agenda:
-        """The learner's :class:`Agenda` in three small queries (ids as strings, and the due
-        cards) instead of loading and parsing every card as :meth:`cards` does."""
+        """The learner's :class:`Agenda` in two queries (ids as strings, and the due cards)
+        instead of loading and parsing every card as :meth:`cards` does."""
         with reading(self.engine) as conn:
             ids, created, reviewed = conn.execute(
                 _SEEN, {"learner_id": learner_id, "start": day_start(now, zone)}
             ).one()
             due = conn.execute(_DUE, {"learner_id": learner_id, "now": now}).all()
-            introduced = conn.execute(_INTROS, {"learner_id": learner_id}).scalar()
         created_today = _split(created)
-        return Agenda(_split(ids), dict(due), len(created_today), created_today, _split(reviewed), _split(introduced))  # type: ignore[arg-type]
+        return Agenda(_split(ids), dict(due), len(created_today), created_today, _split(reviewed))  # type: ignore[arg-type]
+
+    def introduced(self, learner_id: int, fact: str) -> bool:
+        """Whether the learner has read the introduction of ``fact``."""
+        with reading(self.engine) as conn:
+            return conn.execute(_INTRODUCED, {"learner_id": learner_id, "fact": fact}).first() is not None
 
     def logs(self, learner_id: int) -> list[sa.Row]:
         with reading(self.engine) as conn:
