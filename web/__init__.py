@@ -101,4 +101,7 @@ def _errors(app: Flask) -> None:
 
     @app.template_filter("when")
     def when(value: datetime) -> str:
-        return value.strftime("%Y-%m-%d %H:%M UTC")
+        """A time as the class's readers read it: Beijing time (the learners' default zone)."""
+        from study.learn.accounts import zone_of
+
+        return value.astimezone(zone_of(None)).strftime("%Y-%m-%d %H:%M")
