@@ -350,6 +350,17 @@ def test_on_a_phone_a_chosen_stage_and_an_ordering_window_sorted_by_touch(live_a
     assert _order(page) == before
     if scrollable:
         assert page.evaluate("() => window.scrollY") > 0
+    # dragging a handle to the screen's edge scrolls the page under it (a short screen: the list
+    # is longer than the window), and the item goes along
+    page.set_viewport_size({"width": 390, "height": 420})
+    page.evaluate("() => window.scrollTo(0, 0)")
+    first_item = _order(page)[0]
+    handle = page.locator("#order-list .order-item .handle").first.bounding_box()
+    finger.drag(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2, 410, hold=20)
+    assert page.evaluate("() => window.scrollY") > 0
+    assert _order(page).index(first_item) > 0
+    page.set_viewport_size(PHONE["viewport"])
+    _settle(page)
     # tap an item, then tap where it goes
     right = _right_indices(question)
     first = page.locator(f'#order-list .order-item[data-index="{right[0]}"] .text')

@@ -233,10 +233,18 @@ def answer_item(
     state = get_state()
     if answer_id is not None and not (isinstance(answer_id, str) and 1 <= len(answer_id) <= 64):
         abort(400, description=t("err_answer_id"))
-    if answer_id is not None:
-        earlier = state.store.logged_result(learner.id, answer_id=answer_id)
-        if earlier is not None:
-            return earlier  # a retry: the answer was already counted
+    shown, problem = None, None
+    if token is not None:
+        try:
+            shown = tokens.read(token, learner.id, item_id)
+        except tokens.TokenError as e:
+            problem = e
+    # one read: this answer id, or this question, answered before → the first result, counted once
+    earlier = state.store.logged_result(
+        learner.id, answer_id=answer_id, token_id=shown.token_id if shown is not None else None
+    )
+    if earlier is not None:
+        return earlier
     catalog = _catalog(learner)
     if not isinstance(item_id, str) or catalog.get(item_id) is None:
         abort(404, description=t("err_item"))
@@ -246,13 +254,8 @@ def answer_item(
         abort(400, description=t("err_answer_long", n=MAX_ANSWER))
     if token is None:
         abort(409, description=t("err_not_asked"))
-    try:
-        shown = tokens.read(token, learner.id, item_id)
-    except tokens.TokenError as e:
-        abort(409, description=t("err_token_expired" if str(e) == "expired" else "err_token"))
-    earlier = state.store.logged_result(learner.id, token_id=shown.token_id)
-    if earlier is not None:
-        return earlier  # this question was answered already: counted once
+    if shown is None:
+        abort(409, description=t("err_token_expired" if str(problem) == "expired" else "err_token"))
     question = present(item, catalog, random.Random(shown.seed))
     moment = now()
     seconds = max((moment - shown.issued).total_seconds(), 0.0)
