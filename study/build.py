@@ -88,13 +88,14 @@ def default_glossary_path() -> Path:
     return decks_dir() / CURATED_FILE
 
 
-def load_terms(documents: Sequence[Document], glossary: Path | None = None) -> list[Term]:
-    """The terms of ``documents`` merged with the curated glossary (default ``decks/glossary.yaml``)."""
+def load_terms(documents: Sequence[Document], glossary: Path | None = None, *, withheld: bool = False) -> list[Term]:
+    """The terms of ``documents`` merged with the curated glossary (default ``decks/glossary.yaml``);
+    ``withheld``: also the glosses the precision gate does not teach (``Gloss.taught`` False)."""
     path = glossary if glossary is not None else default_glossary_path()
     curated = load_curated(path) if path.is_file() else None
     if glossary is not None and curated is None:
         raise GlossaryError("no such glossary file", path=str(glossary), line=None)
-    return build_terms(documents, curated)
+    return build_terms(documents, curated, withheld=withheld)
 
 
 def load_corpus(paths: Iterable[Path] | None = None) -> Corpus:

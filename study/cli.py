@@ -79,7 +79,12 @@ def inspect(path: Path, as_json: bool) -> None:
 @click.argument("paths", nargs=-1, required=True, type=_existing())
 @click.option("--rite", help="Only the terms used or glossed in this rite.")
 @click.option("--json", "fmt", flag_value="json", help="Print a JSON list (the fixed interface).")
-@click.option("--csv", "fmt", flag_value="csv", help="Print CSV: term, pinyin, category, gloss, source.")
+@click.option(
+    "--csv",
+    "fmt",
+    flag_value="csv",
+    help="Print CSV: term, pinyin, category, gloss, source, taught (no: withheld by the precision gate), rule.",
+)
 @click.option(
     "--glossary",
     type=_existing(),
@@ -96,17 +101,19 @@ def terms(paths: tuple[Path, ...], rite: str | None, fmt: str | None, glossary: 
     if rite is not None and not any(r.name == rite for d in documents for r in d.rites):
         known = "、".join(r.name for d in documents for r in d.rites)
         raise click.ClickException(f"unknown rite {rite!r} (known: {known})")
-    found = filter_terms(load_terms(documents, glossary), rite=rite)
+    found = filter_terms(load_terms(documents, glossary, withheld=fmt == "csv"), rite=rite)
     if fmt == "json":
         json.dump([t.to_dict() for t in found], sys.stdout, ensure_ascii=False, indent=1)
         click.echo()
     elif fmt == "csv":
         out = csv.writer(sys.stdout)
-        out.writerow(["term", "normalized", "pinyin", "category", "frequency", "gloss", "source"])
+        out.writerow(["term", "normalized", "pinyin", "category", "frequency", "gloss", "source", "taught", "rule"])
         for t in found:
             for g in t.glosses:
                 where = f"{g.file}:{g.line}" if g.line else (g.speaker or g.file or "")
-                out.writerow([t.term, t.normalized, t.pinyin, t.category, t.total_frequency, g.gloss, where])
+                taught = "yes" if g.taught else "no"  # no: withheld by the precision gate, for review
+                row = [t.term, t.normalized, t.pinyin, t.category, t.total_frequency, g.gloss, where, taught, g.rule]
+                out.writerow(row)
     else:
         for t in found:
             glosses = "；".join(g.gloss for g in t.glosses[:3])

@@ -217,6 +217,10 @@ class Gloss:
     # around an occurrence must match; empty: everywhere the term occurs.
     scope: tuple[str, ...] = field(default=(), compare=False)
     pattern: str | None = field(default=None, compare=False)
+    # The extraction rule that read it (reader path:formula:boundary, study/terms/gate.py), and
+    # whether its measured precision lets it be taught (cards, quiz, cloze hints).
+    rule: str = field(default="", compare=False)
+    taught: bool = field(default=True, compare=False)
 
     def to_dict(self) -> dict[str, object]:
         return {

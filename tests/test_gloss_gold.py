@@ -12,21 +12,42 @@ from pathlib import Path
 import pytest
 
 from study.build import load_document
+from study.terms import gate
 from study.terms.glosses import extract_glosses
-from study.terms.goldscore import gold_files, read_gold, same_gloss, score_chapters, score_seeds, total
+from study.terms.goldscore import (
+    gold_files,
+    judged,
+    judged_seeds,
+    read_gold,
+    rule_evidence,
+    same_gloss,
+    score_chapters,
+    score_seeds,
+    total,
+)
 from tests.conftest import DATA, ROOT, TESHENG, XIANGSHE
 
 BOOK = Path(__file__).resolve().parents[2] / "shared" / "texts" / "kanripo-KR1d0044"
 DEV = gold_files(DATA / "gold")
 HELDOUT = gold_files(DATA / "gold" / "heldout")
 # Measured figures (README, Glossary) held as floors; issue 11's targets are 0.95 / 0.80.
-DEV_PRECISION, DEV_RECALL = 0.92, 0.47  # measured on six chapters; the targets are not met
-HELDOUT_PRECISION, HELDOUT_RECALL = 0.82, 0.34  # measured; the targets are not met here
+# What the extractor reads (every rule):
+DEV_PRECISION, DEV_RECALL = 0.91, 0.45  # seven chapters; the targets are not met
+HELDOUT_PRECISION, HELDOUT_RECALL = 0.82, 0.34  # the targets are not met here
 SEED_PRECISION, SEED_RECALL = 0.93, 0.85  # the figures before issue 11
+# What is taught (rules passing the precision gate, study/terms/gate.py): precision target met,
+# recall far below it.
+TAUGHT_DEV_PRECISION, TAUGHT_DEV_RECALL = 0.98, 0.19
+TAUGHT_HELDOUT_PRECISION, TAUGHT_HELDOUT_RECALL = 0.95, 0.09
+TARGET_PRECISION = 0.95
 
 
 def _extract(file: str):
     return extract_glosses(load_document(BOOK / file))
+
+
+def _taught(file: str):
+    return [g for g in _extract(file) if g.taught]
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +60,8 @@ def heldout():
     return [s for _, s in score_chapters(HELDOUT, _extract)]
 
 
-def test_six_development_chapters_outside_the_seeds_are_read_by_hand():
-    assert len(DEV) >= 6
+def test_seven_development_chapters_outside_the_seeds_are_read_by_hand():
+    assert len(DEV) >= 7
     for path in DEV:
         gold = read_gold(path)
         assert gold.last > gold.first and len(gold.rows) >= 40
@@ -76,3 +97,34 @@ def test_every_extracted_gloss_names_a_commentator(dev):
 def test_the_matching_rule_allows_an_equivalent_form_only():
     assert same_gloss("禮服", "禮服也") and same_gloss("衆介", "即衆介")
     assert not same_gloss("家臣", "家臣之長也") and not same_gloss("女父", "女母")
+
+
+def test_taught_glosses_meet_the_precision_target_on_development_and_held_out_chapters():
+    dev = total([s for _, s in score_chapters(DEV, _taught)])
+    assert dev.precision >= max(TAUGHT_DEV_PRECISION, TARGET_PRECISION), [(g.context, g.gloss) for g in dev.wrong]
+    assert dev.recall >= TAUGHT_DEV_RECALL
+    held = total([s for _, s in score_chapters(HELDOUT, _taught)])
+    assert held.found >= 15  # enough taught glosses for the figure to mean something
+    assert held.precision >= max(TAUGHT_HELDOUT_PRECISION, TARGET_PRECISION), held.precision
+    assert held.recall >= TAUGHT_HELDOUT_RECALL, held.recall
+
+
+def test_the_gate_table_is_the_evidence_measured_now():
+    """study/data/glossgate.yaml holds each rule's (correct, found) on the development chapters and
+    the seeds; a rule change without ``python bench/glossary.py --write-gate`` fails here."""
+    pairs = []
+    for path in DEV:
+        gold = read_gold(path)
+        pairs += judged(gold, _extract(gold.file))
+    pairs += judged_seeds(DATA / "glosses_gold.tsv", _seed(XIANGSHE) + _seed(TESHENG))
+    measured = {rule: gate.Evidence(c, n) for rule, (c, n) in rule_evidence(pairs).items()}
+    assert measured == gate.evidence()
+
+
+def test_every_extracted_gloss_names_its_rule_and_is_taught_as_the_gate_decides():
+    glosses = _extract("KR1d0044_009.txt") + _seed(XIANGSHE)
+    sizes = {"short", "mid", "long", "over"}
+    assert glosses and all(g.rule.split(":")[0] in {"k", "ku", "p", "u"} for g in glosses)
+    assert all(g.rule.split(":")[1] == g.formula and g.rule.rsplit(":", 1)[1] in sizes for g in glosses)
+    assert {g.taught for g in glosses} == {True, False}
+    assert all(g.taught == gate.decide(g.rule, gate.evidence()) for g in glosses)

@@ -258,15 +258,21 @@ def _extracted(doc: Document) -> tuple[Gloss, ...]:
     return found
 
 
-def build_terms(documents: Sequence[Document], curated: Curated | None = None) -> list[Term]:
+def build_terms(documents: Sequence[Document], curated: Curated | None = None, *, withheld: bool = False) -> list[Term]:
     """Every term of ``documents``: extracted glosses grouped by normalised headword, merged with
-    the curated glossary (which may add terms, add glosses, set reading and category, or exclude)."""
+    the curated glossary (which may add terms, add glosses, set reading and category, or exclude).
+
+    Only glosses whose extraction rule passes the precision gate (study/terms/gate.py,
+    ``Gloss.taught``) are kept — these terms feed the decks and the quiz; ``withheld=True`` keeps
+    the others too (for a teacher's review list), marked ``taught=False``."""
     curated = curated or Curated()
     by_term: dict[str, list[Gloss]] = defaultdict(list)
     written: dict[str, Counter[str]] = defaultdict(Counter)
     order: dict[str, tuple[int, int]] = {}
     for d_index, doc in enumerate(documents):
         for g in _extracted(doc):
+            if not (g.taught or withheld):
+                continue
             norm = normalize(g.context)
             by_term[norm].append(g)
             written[norm][g.context] += 1

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from ..model import Document, Gloss, Segment
 from ..text.commentary import commentators, speaker_of
 from ..text.normalize import normalize
+from .gate import size_class, taught
 from .glossrules import (
     FUNCTION,
     MAX_PHRASE,
@@ -69,8 +70,8 @@ def _yue(c: str, ctx: Context, prior: str) -> tuple[str, str] | None:
     return None
 
 
-def _punctuated(sentence: str, ctx: Context, before: str) -> Iterator[tuple[str, str, str, int]]:
-    """(term, gloss, formula, offset) found in one punctuated sentence."""
+def _punctuated(sentence: str, ctx: Context, before: str) -> Iterator[tuple[str, str, str, int, str]]:
+    """(term, gloss, formula, offset, rule) found in one punctuated sentence."""
     clauses = _clauses(sentence)
     consumed: set[int] = set()  # clauses already read as the gloss of the clause before
     for i, (at, raw) in enumerate(clauses):
@@ -81,13 +82,13 @@ def _punctuated(sentence: str, ctx: Context, before: str) -> Iterator[tuple[str,
         nxt = clean(clauses[i + 1][1]).rstrip("。；") if i + 1 < len(clauses) else ""
         found = _yue(c, ctx, prior)
         if found:
-            yield found[0], found[1], "yue", at
+            yield found[0], found[1], "yue", at, "p:yue"
             continue
         m = re.match(r"^亦曰(.{1,3})$", c)
         if m and i > 0:
             prev = _yue(clean(clauses[i - 1][1]).rstrip("。；"), ctx, prior)
             if prev:
-                yield m[1], prev[1], "yue", at
+                yield m[1], prev[1], "yue", at, "p:yiyue"
             continue
         m = _WEIZHI.match(c)
         if m and termlike(m["x"]) and not m["y"].startswith(("亦", "则", "可")):
@@ -95,7 +96,7 @@ def _punctuated(sentence: str, ctx: Context, before: str) -> Iterator[tuple[str,
             if y in ("", "故") and i > 0:
                 y = clean(clauses[i - 1][1])
             if y:
-                yield m["x"], strip_ye(y.removeprefix("以其")), "weizhi", at
+                yield m["x"], strip_ye(y.removeprefix("以其")), "weizhi", at, "p:weizhi"
             continue
         m = _INLINE.match(c)
         if m and not is_speaker(m["x"]) and grounded(m["x"], ctx, prior) and edges_ok(m["x"]):
@@ -104,11 +105,11 @@ def _punctuated(sentence: str, ctx: Context, before: str) -> Iterator[tuple[str,
                 gloss = f"{gloss}，{strip_ye(nxt)}"
                 consumed.add(i + 1)
             if good_gloss(gloss, strict=False):
-                yield m["x"], gloss, _FORMULA[m["m"]], at
+                yield m["x"], gloss, _FORMULA[m["m"]], at, "p:inline"
             continue
         m = re.match(r"^(?P<x>.{1,2}?)(?P<y>[^，]{1,6}之器)$", c)
         if m and grounded(m["x"], ctx, "") and m["x"][0] not in FUNCTION:
-            yield m["x"], m["y"], "qi", at
+            yield m["x"], m["y"], "qi", at, "p:qi"
             continue
         head = c[:-1] if c.endswith("者") and len(c) > 1 else c
         marked = re.match(r"^(即|犹言|犹|谓)(?!之)(.+)$", nxt)
@@ -116,7 +117,7 @@ def _punctuated(sentence: str, ctx: Context, before: str) -> Iterator[tuple[str,
             gloss = strip_ye(marked[2])
             if head[0] not in FUNCTION and good_gloss(gloss, strict=False):
                 consumed.add(i + 1)
-                yield head, gloss, _FORMULA[marked[1]], at
+                yield head, gloss, _FORMULA[marked[1]], at, "p:marked-next"
             continue
         if (
             nxt
@@ -127,7 +128,7 @@ def _punctuated(sentence: str, ctx: Context, before: str) -> Iterator[tuple[str,
         ):
             if nxt.endswith("之器"):
                 consumed.add(i + 1)
-                yield head, nxt, "qi", at
+                yield head, nxt, "qi", at, "p:qi-next"
                 continue
             after = clean(clauses[i + 2][1]).rstrip("。；") if i + 2 < len(clauses) else ""
             extend = len(head) == 1 or c.endswith("者")
@@ -145,22 +146,22 @@ def _punctuated(sentence: str, ctx: Context, before: str) -> Iterator[tuple[str,
                 gloss = strip_ye(nxt)
                 consumed.add(i + 1)
                 if good_gloss(gloss, strict=True):
-                    yield head, gloss, "ye", at
+                    yield head, gloss, "ye", at, "p:ye-next" + ("2" if "，" in gloss else "")
                 continue
         starts_statement = i == 0 or clauses[i - 1][1].rstrip().endswith("也")
         if c.endswith("也") and starts_statement and len(c) <= 10:
             found3 = _split_unpunctuated(c[:-1], ctx, "", max_head=2, max_gloss=6)
             if found3 and (len(found3[0]) == 2 or len(found3[1]) <= 2):
-                yield found3[0], found3[1], found3[2], at
+                yield found3[0], found3[1], found3[2], at, f"p:{found3[2]}-clause"
         elif c.endswith("也") and len(c) <= 5:
             pair = _tail_pair(c[:-1], ctx)
             exact = pair and len(pair[0]) + len(pair[1]) == len(c) - 1 and len(c) - 1 >= 3
             known = pair and (len(pair[0]) == 2 or category_of(pair[0]) is not None)
             if pair and exact and known and edges_ok(pair[0]):  # the clause is exactly 「XY也」
-                yield pair[0], pair[1], "ye", at
+                yield pair[0], pair[1], "ye", at, "p:ye-pair"
 
 
-def _unpunctuated(text: str, ctx: Context, before: str) -> Iterator[tuple[str, str, str, int]]:  # noqa: C901
+def _unpunctuated(text: str, ctx: Context, before: str) -> Iterator[tuple[str, str, str, int, str]]:  # noqa: C901
     """Glosses of commentary written without punctuation: clauses end at 也."""
     pos = 0
     for m in re.finditer(r"[^也]+也?", text):
@@ -181,10 +182,10 @@ def _unpunctuated(text: str, ctx: Context, before: str) -> Iterator[tuple[str, s
             if inner and len(inner[0]) == 2 and len(gloss) > len(inner[0]) + len(inner[1]):
                 # 「公有司公家有司门西宾位也」: a second short gloss closes the first one's clause
                 cut = len(gloss) - len(inner[0]) - len(inner[1])
-                yield term, gloss[:cut], formula, at
-                yield inner[0], inner[1], "ye", at + len(term) + cut
+                yield term, gloss[:cut], formula, at, f"u:{formula}-split"
+                yield inner[0], inner[1], "ye", at + len(term) + cut, "u:ye-split2"
             else:
-                yield term, gloss, formula, at
+                yield term, gloss, formula, at, f"u:{formula}"
             continue
         pair = _tail_pair(body, ctx, max_gloss=3, max_head=2)  # 「…XY也」: a short gloss ends the clause
         # A person followed by what they do is a sentence, not a headword and its gloss.
@@ -194,7 +195,7 @@ def _unpunctuated(text: str, ctx: Context, before: str) -> Iterator[tuple[str, s
             pair = None
         if pair and (len(pair[0]) == 2 or len(pair[1]) == 1 and normalize(pair[1]) not in ctx.rite_text):
             head, gloss = pair
-            yield head, gloss, "ye", at + len(body) - len(head) - len(gloss)
+            yield head, gloss, "ye", at + len(body) - len(head) - len(gloss), "u:ye-tail"
 
 
 def _split_unpunctuated(
@@ -233,7 +234,7 @@ def _split_unpunctuated(
     return None
 
 
-def _inner_markers(body: str, ctx: Context, at: int) -> Iterator[tuple[str, str, str, int]]:
+def _inner_markers(body: str, ctx: Context, at: int) -> Iterator[tuple[str, str, str, int, str]]:
     """「…X谓Y」 inside a clause: X the word of the text just before the marker, Y to the end."""
     norm = normalize(body)
     for m in re.finditer(r"(谓|犹|即)(?!之)", norm):
@@ -248,7 +249,7 @@ def _inner_markers(body: str, ctx: Context, at: int) -> Iterator[tuple[str, str,
         for size in (4, 3, 2, 1):
             head = body[start - size : start]
             if start - size >= 0 and normalize(head) in ctx.classical and edges_ok(head):
-                yield head, gloss, _FORMULA[m.group(1)], at + start - size
+                yield head, gloss, _FORMULA[m.group(1)], at + start - size, f"u:{_FORMULA[m.group(1)]}-inner"
                 break
 
 
@@ -335,21 +336,21 @@ def extract_glosses(doc: Document) -> list[Gloss]:
         punctuated = "，" in text or "。" in text
         speaker = seg.speaker
         finder = _punctuated if punctuated else None
-        found: list[tuple[str, str, str, int, str | None]] = []
+        found: list[tuple[str, str, str, int, str | None, str]] = []
         if finder is not None:
             for m in _SENTENCE.finditer(text):
                 sentence = m.group(0)
-                for term, gloss, formula, at in _punctuated(sentence, ctx, text[: m.start()]):
-                    found.append((term, gloss, formula, m.start() + at, speaker))
+                for term, gloss, formula, at, rule in _punctuated(sentence, ctx, text[: m.start()]):
+                    found.append((term, gloss, formula, m.start() + at, speaker, rule))
         elif edited:
-            for term, gloss, formula, at in _unpunctuated(text, ctx, ""):
-                found.append((term, gloss, formula, at, speaker))
+            for term, gloss, formula, at, rule in _unpunctuated(text, ctx, ""):
+                found.append((term, gloss, formula, at, speaker, rule))
         else:
             for f in read_plain(text, ctx):
-                found.append((f.term, f.gloss, f.formula, f.offset, f.speaker or speaker))
+                found.append((f.term, f.gloss, f.formula, f.offset, f.speaker or speaker, f"k:{f.rule}"))
             taken = {normalize(f[0]) for f in found}
             said = {normalize(f[1]) for f in found}
-            for term, gloss, formula, at in _unpunctuated(text, ctx, ""):
+            for term, gloss, formula, at, rule in _unpunctuated(text, ctx, ""):
                 nt, ng = normalize(term), normalize(gloss)
                 if (
                     formula == "you"
@@ -359,14 +360,16 @@ def extract_glosses(doc: Document) -> list[Gloss]:
                     and gloss_ok(ng)
                     and not re.search(r"(?<!^)[也谓即犹]", ng)
                 ):
-                    found.append((term, gloss, formula, at, speaker))
-        for term, gloss, formula, at, who in found:
+                    found.append((term, gloss, formula, at, speaker, f"k{rule}"))
+        for term, gloss, formula, at, who, rule in found:
             term = clean(term)
             line = seg.line_at(at)
             key = (line, normalize(term), normalize(gloss))
             if key in seen or not term or not gloss:
                 continue
             seen.add(key)
+            reader, _, path = rule.partition(":")
+            rule = f"{reader}:{formula}:{path}:{size_class(term, gloss)}"
             inline = re.search(r"(" + "|".join(commentators()) + r")谓", normalize(text[at : at + 12]))
             out.append(
                 Gloss(
@@ -380,6 +383,8 @@ def extract_glosses(doc: Document) -> list[Gloss]:
                     stage_id=ctx.stage.id,
                     context=term,
                     juan=juans.setdefault(ctx.rite, juan_of_rite(doc, ctx.rite)),
+                    rule=rule,
+                    taught=taught(rule),
                 )
             )
     return out

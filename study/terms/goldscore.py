@@ -195,3 +195,45 @@ def score_seeds(path: Path, extracted: Iterable[Gloss]) -> SeedScore:
     files = {r["file"] for r in rows}
     found = {_seed_key(g.file or "", g.line or 0, g.context) for g in extracted if g.file in files}
     return SeedScore(len(found), len(found & set(gold)), len(vocab), len(vocab & found))
+
+
+# --- evidence for the gate (study/terms/gate.py) ------------------------------------------------
+
+
+def judged(gold: Gold, extracted: Iterable[Gloss]) -> list[tuple[Gloss, bool]]:
+    """Each vocabulary gloss extracted inside the gold range, and whether it matches a gold row."""
+    return [
+        (g, any(matches(g, r) for r in gold.rows))
+        for g in extracted
+        if g.file == gold.file
+        and g.line is not None
+        and gold.first <= g.line <= gold.last
+        and vocabulary(g.context, g.gloss)
+    ]
+
+
+def judged_seeds(path: Path, extracted: Iterable[Gloss]) -> list[tuple[Gloss, bool]]:
+    """Each vocabulary gloss of the seeds (one per file, line and headword, as score_seeds counts),
+    and whether its headword is listed at that line."""
+    with path.open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    gold = {_seed_key(r["file"], int(r["line"]), r["term"]) for r in rows}
+    files = {r["file"] for r in rows}
+    out: list[tuple[Gloss, bool]] = []
+    seen: set[tuple[str, int, str]] = set()
+    for g in extracted:
+        key = _seed_key(g.file or "", g.line or 0, g.context)
+        if g.file in files and key not in seen and vocabulary(g.context, g.gloss):
+            seen.add(key)
+            out.append((g, key in gold))
+    return out
+
+
+def rule_evidence(pairs: Iterable[tuple[Gloss, bool]]) -> dict[str, tuple[int, int]]:
+    """(correct, found) per extraction rule."""
+    out: dict[str, list[int]] = {}
+    for g, ok in pairs:
+        c = out.setdefault(g.rule, [0, 0])
+        c[0] += ok
+        c[1] += 1
+    return {k: (c, n) for k, (c, n) in out.items()}

@@ -113,6 +113,7 @@ SKIP = set("凡用此其言")
 NEGATION = set("不无弗未非勿毋")
 GLOSS_CLOSE_BAD = set("而之其以于为与及则亦乃且又所")
 _FORMULA = {"谓": "wei", "犹": "you", "犹言": "you", "即": "ji", "者": "ye", "": "ye"}
+_MARKER_NAME = {"谓": "wei", "犹": "you", "犹言": "youyan", "即": "ji", "者": "zhe", "": "bare"}
 MAX_HEAD = 6
 TAILS = False
 MAX_DEF = 12  # a definiens running to an anchor or 者 (one closed by 也 may be longer)
@@ -126,6 +127,12 @@ class Found:
     offset: int  # in the segment text
     speaker: str | None = None  # a commentator named inside the segment (「髙紫超謂…」)
     how: str = ""  # where the definiens ended (end: at 也; anchor: at the next word of the text; zhe: at 者)
+    path: str = ""  # which reading found it (yue, marker after yue, walk with its marker, …)
+
+    @property
+    def rule(self) -> str:
+        """The rule that read it: path and boundary (study/terms/gate.py measures each)."""
+        return f"{self.path}:{self.how}" if self.how else self.path
 
 
 def _speakers() -> re.Pattern[str]:
@@ -142,8 +149,10 @@ def head_ok(head: str) -> bool:
 
 
 def refers(head: str, gloss: str) -> bool:
-    """「某妃舉其妻之謚號」「某氏著其妻之族姓」: a remark on the wording, not a gloss."""
-    return gloss[:1] in REFERS and gloss[0] not in head
+    """「某妃舉其妻之謚號」「某氏著其妻之族姓」: a remark on the wording, not a gloss. A remark names
+    what the wording does to something (a verb and its object); one or two characters are a
+    gloss of the word (稱，舉也; 顯，明也)."""
+    return gloss[:1] in REFERS and gloss[0] not in head and len(gloss) > 2
 
 
 def gloss_ok(gloss: str) -> bool:
@@ -260,14 +269,14 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
             continue  # 「戴氏記曰…嚌肺嘗禮也」: another book quoted, until a commentator speaks again
         yue = list(_yue(norm, start, end, ctx))
         for ys, ye, xs, xe, formula in yue:
-            yield Found(text[xs:xe], text[ys:ye], formula, ys, speaker)
+            yield Found(text[xs:xe], text[ys:ye], formula, ys, speaker, path=formula)
         if yue:
             xs, xe = yue[-1][2], yue[-1][3]
             m = re.match(r"(.?)(犹言|谓|犹|即)(.{1,12})$", norm[xe:end])
             if m and m[1]:  # 「羮定猶熟」: the word after X is glossed in its turn
                 xs, xe = xe, xe + 1
             if closed and m and gloss_ok(m[3]) and head_ok(norm[xs:xe]):  # 「體全曰純謂左右胖合而升之也」
-                yield Found(text[xs:xe], text[xe + len(m[2]) : end], _FORMULA[m[2]], xs, speaker)
+                yield Found(text[xs:xe], text[xe + len(m[2]) : end], _FORMULA[m[2]], xs, speaker, path="yue-marker")
             continue
         yield from _walk(text, norm, start, end, closed, speaker, ctx)
 
@@ -374,7 +383,14 @@ def _walk(
             rest = norm[g_end:stop]
             m = re.match(r"(谓|即|犹言|犹)(.{1,8})$", rest)
             if m and gloss_ok(m[2]) and closed and stop == end:  # 「奉所奉以致命者謂束帛也」
-                yield Found(text[pos : pos + len(head)], text[g_end + len(m[1]) : stop], _FORMULA[m[1]], pos, speaker)
+                yield Found(
+                    text[pos : pos + len(head)],
+                    text[g_end + len(m[1]) : stop],
+                    _FORMULA[m[1]],
+                    pos,
+                    speaker,
+                    path="tail",
+                )
 
 
 def _inside_longer(head: str, after: str, ctx: Context) -> bool:
@@ -467,9 +483,10 @@ def _emit(
 ) -> Iterator[Found]:
     term = text[pos : pos + len(head)]
     formula = _FORMULA[marker]
+    path = "walk-" + _MARKER_NAME[marker]
     inner = gloss.find("即", 2)
     if inner > 0 and not marker and 2 <= len(gloss) - inner - 1 <= 6 and not any(c in gloss[:inner] for c in "既已"):
-        yield Found(term, text[g_start : g_start + inner], formula, pos, speaker, how)
-        yield Found(term, text[g_start + inner + 1 : g_end], "ji", pos, speaker, how)
+        yield Found(term, text[g_start : g_start + inner], formula, pos, speaker, how, f"{path}-jisplit")
+        yield Found(term, text[g_start + inner + 1 : g_end], "ji", pos, speaker, how, f"{path}-jisplit")
     else:
-        yield Found(term, text[g_start:g_end], formula, pos, speaker, how)
+        yield Found(term, text[g_start:g_end], formula, pos, speaker, how, path)
