@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from anki.collection import Collection, ImportAnkiPackageRequest
 
-from tests.conftest import serving
+from tests.conftest import SEED_PATHS, serving
 from tests.test_browser import ARGS, CHROMIUM, _require_browser
 
 
@@ -18,7 +18,10 @@ from tests.test_browser import ARGS, CHROMIUM, _require_browser
 def served(database_url):
     from web import create_app
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "teacher-flow", "DATABASE_URL": database_url, "RANDOM_SEED": 11})
+    texts = [str(p) for p in SEED_PATHS]  # the teacher flow on the seed's 乡射礼 (a known small text)
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "teacher-flow", "DATABASE_URL": database_url, "RANDOM_SEED": 11, "TEXTS": texts}
+    )
     with serving(app) as base:
         yield app, base
 
