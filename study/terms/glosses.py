@@ -297,6 +297,12 @@ def juan_of_rite(doc: Document, rite_name: str) -> str | None:
 def _contexts(doc: Document) -> Iterator[tuple[Context, Segment]]:
     for rite in doc.rites:
         whole = normalize("".join(p.text for s in rite.stages for p in s.passages))
+        if rite.commentary and rite.stages:
+            # The note introducing the rite (「此諸侯相聘之禮大問曰聘小聘曰問…」) explains its name
+            # and words of its whole text; its glosses stand before the first stage.
+            ctx = Context(doc.file, rite.name, rite.stages[0], normalize(rite.name) + "\u3000" + whole, whole, True)
+            for seg in rite.commentary:
+                yield ctx, seg
         for stage in rite.stages:
             for passage in stage.passages:
                 ctx = Context(doc.file, rite.name, stage, normalize(passage.text), whole)
@@ -369,6 +375,7 @@ def extract_glosses(doc: Document) -> list[Gloss]:
                 continue
             seen.add(key)
             reader, _, path = rule.partition(":")
+            path = f"intro-{path}" if ctx.intro else path
             rule = f"{reader}:{formula}:{path}:{size_class(term, gloss)}"
             inline = re.search(r"(" + "|".join(commentators()) + r")谓", normalize(text[at : at + 12]))
             out.append(

@@ -31,6 +31,7 @@ class Context:
     stage: Stage
     classical: str  # normalised classical text of the passage (or heading) the note belongs to
     rite_text: str = ""  # normalised classical text of the whole rite
+    intro: bool = False  # the note introducing the rite, before its first stage
 
 
 def clean(text: str) -> str:

@@ -176,9 +176,13 @@ def _head_at(norm: str, start: int, end: int, ctx: Context) -> str:
     return ""
 
 
-def _clauses(norm: str) -> Iterator[tuple[int, int, bool, str | None]]:
-    """(start, end, closed by 也, commentator named at its start) for each clause."""
+def _clauses(norm: str, intro: bool = False) -> Iterator[tuple[int, int, bool, str | None]]:
+    """(start, end, closed by 也, commentator named at its start) for each clause. A rite's
+    introduction opens with a statement, 「此諸侯相聘之禮」, that ends at its 之禮."""
     cuts: list[tuple[int, int, str | None]] = []  # (end of previous clause, start of next, speaker)
+    opening = re.match(r"此.{1,24}?之礼", norm) if intro else None
+    if opening:
+        cuts.append((opening.end(), opening.end(), None))
     for m in re.finditer(r"[也矣焉耳。；○\s]", norm):
         cuts.append((m.start(), m.end(), None))
     for m in _speakers().finditer(norm):
@@ -235,7 +239,7 @@ def _yue(norm: str, start: int, end: int, ctx: Context) -> Iterator[tuple[int, i
                 yield y_from, at, after, after + len(x), "yue" if m.group(0) == "曰" else "weizhi"
                 y_start = after + len(x)
                 continue
-        y_start = after
+        y_start = after + len(x)  # 「大問曰聘小聘曰問」: the next definiens opens after X
 
 
 def _opens_word(tail: str, ctx: Context) -> bool:
@@ -263,7 +267,7 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
     norm = normalize(text)
     quotes = [m.end() for m in QUOTE.finditer(norm)]
     voices = [m.end() for m in _speakers().finditer(norm)]
-    for start, end, closed, speaker in _clauses(norm):
+    for start, end, closed, speaker in _clauses(norm, ctx.intro):
         quote = max((q for q in quotes if q <= start), default=-1)
         if quote >= 0 and not any(quote < v <= start for v in voices):
             continue  # 「戴氏記曰…嚌肺嘗禮也」: another book quoted, until a commentator speaks again
