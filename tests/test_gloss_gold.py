@@ -32,12 +32,12 @@ DEV = gold_files(DATA / "gold")
 HELDOUT = gold_files(DATA / "gold" / "heldout")
 # Measured figures (README, Glossary) held as floors; issue 11's targets are 0.95 / 0.80.
 # What the extractor reads (every rule):
-DEV_PRECISION, DEV_RECALL = 0.91, 0.45  # seven chapters; the targets are not met
+DEV_PRECISION, DEV_RECALL = 0.90, 0.46  # eight chapters; the targets are not met
 HELDOUT_PRECISION, HELDOUT_RECALL = 0.79, 0.35  # the targets are not met here
 SEED_PRECISION, SEED_RECALL = 0.93, 0.85  # the figures before issue 11
 # What is taught (rules passing the precision gate, study/terms/gate.py): precision target met,
 # recall far below it.
-TAUGHT_DEV_PRECISION, TAUGHT_DEV_RECALL = 0.98, 0.19
+TAUGHT_DEV_PRECISION, TAUGHT_DEV_RECALL = 0.98, 0.20
 TAUGHT_HELDOUT_PRECISION, TAUGHT_HELDOUT_RECALL = 0.95, 0.10
 TARGET_PRECISION = 0.95
 
@@ -60,8 +60,8 @@ def heldout():
     return [s for _, s in score_chapters(HELDOUT, _extract)]
 
 
-def test_seven_development_chapters_outside_the_seeds_are_read_by_hand():
-    assert len(DEV) >= 7
+def test_eight_development_chapters_outside_the_seeds_are_read_by_hand():
+    assert len(DEV) >= 8
     for path in DEV:
         gold = read_gold(path)
         assert gold.last > gold.first and len(gold.rows) >= 40
