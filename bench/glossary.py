@@ -42,7 +42,7 @@ from study.terms.reading import reading_in
 ROOT = Path(__file__).resolve().parents[1]
 GOLD = ROOT / "tests" / "data" / "gold"
 SEEDS = ("000_5ea6dcd6bccc2da6.txt", "004_b33f8e7c4f66e3ba.txt")  # the two seed texts
-BOOK = ROOT.parent / "shared" / "texts" / "kanripo-KR1d0044"
+BOOK = ROOT / "decks" / "texts"  # the project's own copy of the book
 
 
 def _extract(file: str):

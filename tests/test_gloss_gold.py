@@ -27,7 +27,7 @@ from study.terms.goldscore import (
 )
 from tests.conftest import DATA, ROOT, TESHENG, XIANGSHE
 
-BOOK = Path(__file__).resolve().parents[2] / "shared" / "texts" / "kanripo-KR1d0044"
+BOOK = Path(__file__).resolve().parents[1] / "decks" / "texts"  # the project's own copy of the book
 DEV = gold_files(DATA / "gold")
 HELDOUT = gold_files(DATA / "gold" / "heldout")
 # Measured figures (README, Glossary) held as floors; issue 11's targets are 0.95 / 0.80.
