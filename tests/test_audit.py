@@ -14,8 +14,8 @@ from study.learn.schedule import make_scheduler
 NAME = "学生甲"  # the Api fixture's learner
 
 
-def _answer(api, item_id: str, answer_id: str) -> dict:
-    body = {"item_id": item_id, "answer": "礼", "answer_id": answer_id}
+def _answer(api, item: dict, answer_id: str) -> dict:
+    body = {"item_id": item["id"], "answer": "礼", "answer_id": answer_id, "token": item["token"]}
     r = api.client.post("/api/answer", json=body, headers=api.headers)
     assert r.status_code == 200, r.get_json()
     return r.get_json()
@@ -24,10 +24,14 @@ def _answer(api, item_id: str, answer_id: str) -> dict:
 def test_the_audit_finds_lost_doubled_unasked_and_half_written_answers(app, api):
     engine = app.extensions["study"].store.engine
     scheduler = make_scheduler(0.9, fuzzing=False)
-    first = api.next(kind="vocab").get_json()["item"]["id"]
-    acked = {(NAME, "a1"): _answer(api, first, "a1"), (NAME, "a2"): _answer(api, first, "a2")}
-    second = api.next(kind="vocab").get_json()["item"]["id"]
-    acked[(NAME, "a3")] = _answer(api, second, "a3")
+    shown = api.question(kind="vocab")
+    again = api.next(kind="vocab").get_json()["item"]  # the same question in a second tab
+    assert again["id"] == shown["id"]
+    first = shown["id"]
+    acked = {(NAME, "a1"): _answer(api, shown, "a1"), (NAME, "a2"): _answer(api, again, "a2")}
+    other = api.question(kind="vocab")
+    second = other["id"]
+    acked[(NAME, "a3")] = _answer(api, other, "a3")
     report = audit_reviews(engine, scheduler, acked)
     assert report.ok, report.summary()
     assert (report.acknowledged, report.logs, report.cards) == (3, 3, 2)
@@ -58,7 +62,7 @@ def test_the_audit_finds_lost_doubled_unasked_and_half_written_answers(app, api)
 
     with engine.begin() as conn:  # an answer counted twice (as without the unique key)
         log = conn.execute(sa.select(review_logs).where(review_logs.c.answer_id == "a1")).one()
-        copy = {k: v for k, v in log._mapping.items() if k not in ("id", "answer_id")}
+        copy = {k: v for k, v in log._mapping.items() if k not in ("id", "answer_id", "token_id")}
         conn.execute(review_logs.insert().values(**copy, answer_id=None))
     problems = audit_reviews(engine, scheduler, acked).problems
     assert any("no answer_id" in p for p in problems)
