@@ -79,9 +79,11 @@ def test_teacher_builds_assigns_and_reads_the_report(served, tmp_path: Path):
             learner.set_default_timeout(10000)
             learner.goto(base + "/")
             learner.fill("input[name=name]", "学生甲")
+            learner.fill("input[name=password]", "学生甲的密码-1")
             learner.fill("input[name=class_code]", code)
             learner.click("form.signin button[type=submit]")
             learner.click("text=词语测验 >> nth=0")
+            learner.click("#intro-done")  # a new term is introduced before it is asked
             learner.wait_for_selector("#body .option")
             learner.locator("#body .option").first.click()
             with learner.expect_response(lambda r: "/api/answer" in r.url) as answered:
