@@ -140,3 +140,31 @@ def test_typed_and_pinyin_questions(catalog):
     q = present(catalog.get("vocab:乘矢:pinyin"), catalog, rng)
     assert grade(q, "sheng4 shi3").correct and grade(q, "shèng shǐ").correct
     assert not grade(q, "sheng shi").correct and not grade(q, "cheng2 shi3").correct  # tone-exact (issue 11)
+
+
+def test_distractors_come_from_the_stages_nearby_when_there_are_enough(catalog):
+    from study.learn.quiz import NEIGHBOURHOOD, _stage_index
+
+    rng = random.Random(3)
+    checked = 0
+    for item in catalog.select(rite="乡射礼", family="vocab"):
+        if item.direction != "g2t":
+            continue
+        term = item.term
+        here = _stage_index(term, catalog)
+        near = [
+            t
+            for t in catalog.terms_by_rite["乡射礼"]
+            if t.category == term.category
+            and t.normalized != term.normalized
+            and abs((_stage_index(t, catalog) or 0) - (here or 0)) // NEIGHBOURHOOD == 0
+        ]
+        if here is None or len(near) < 5:
+            continue
+        q = present(item, catalog, rng)
+        by_term = {t.term: t for t in catalog.terms_by_rite["乡射礼"]}
+        for option in q.options:
+            if option not in q.accepted:
+                assert by_term[option] in near, (term.term, option)
+        checked += 1
+    assert checked >= 1

@@ -221,7 +221,7 @@ class Catalog:
         return frozenset(s.id for s in self.stages.values() if s.rite == a.rite and low <= s.index <= high)
 
 
-def _term_stage(term: Term) -> str | None:
+def term_stage(term: Term) -> str | None:
     """The stage a term is first glossed in (or its example's)."""
     first = next((g.stage_id for g in term.glosses if g.stage_id), None)
     return first or (term.example.stage_id if term.example is not None else None)
@@ -402,7 +402,7 @@ def build_catalog(
                     kind,
                     rite,
                     (d, line, n),
-                    _term_stage(term),
+                    term_stage(term),
                     term,
                     direction,
                 )

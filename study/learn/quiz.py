@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..model import Term
 from ..terms.reading import readings_in
 from ..text.normalize import search_key
-from .catalog import ORDER_MODES, Catalog, Family, Kind, QuizItem, main_gloss, primary_rite
+from .catalog import ORDER_MODES, Catalog, Family, Kind, QuizItem, main_gloss, primary_rite, term_stage
 from .grading import OrderMode, RatingName, grade_order, rating_for, typed_matches
 from .passages import blanked, neighbours, translated
 
@@ -92,14 +92,29 @@ def _candidates(term: Term, catalog: Catalog, rng: random.Random) -> Iterator[Te
     shuffled within each pool."""
     rite = primary_rite(term) or ""
     same_rite = catalog.terms_by_rite.get(rite, [])
-    for pool in (
-        [t for t in same_rite if t.category == term.category],
-        same_rite,
-        [t for ts in catalog.terms_by_rite.values() for t in ts],
+    here = _stage_index(term, catalog)
+    for k, pool in enumerate(
+        (
+            [t for t in same_rite if t.category == term.category],
+            same_rite,
+            [t for ts in catalog.terms_by_rite.values() for t in ts],
+        )
     ):
         shuffled = [t for t in pool if t.normalized != term.normalized]
         rng.shuffle(shuffled)
+        if k == 0 and here is not None:  # the same category: nearest stages first (stable within)
+            shuffled.sort(key=lambda t: abs((_stage_index(t, catalog) or 0) - here) // NEIGHBOURHOOD)
         yield from shuffled
+
+
+NEIGHBOURHOOD = 3  # stages this near count as one neighbourhood for distractors
+
+
+def _stage_index(term: Term, catalog: Catalog) -> int | None:
+    """Where in its rite the term is first glossed (the stage's index), if known."""
+    stage = term_stage(term)
+    info = catalog.stages.get(stage) if stage else None
+    return info.index if info is not None else None
 
 
 def _distractor_glosses(term: Term, catalog: Catalog, rng: random.Random) -> list[str]:
