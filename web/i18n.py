@@ -37,7 +37,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "rating_good": {"zh": "良好", "en": "Good"},
     "rating_easy": {"zh": "简单", "en": "Easy"},
     "nothing_due": {"zh": "现在没有要复习的内容。下次复习：{when}", "en": "Nothing is due now. Next review: {when}"},
-    "other_kind_waiting": {"zh": "还有{kind}可以学：", "en": "There is still {kind} to study:"},
+    "other_kind_waiting": {"zh": "今天还可以学：", "en": "Still to study today:"},
     "intro_prompt": {"zh": "新内容", "en": "Something new"},
     "intro_continue": {"zh": "知道了，开始练习", "en": "Got it — test me"},
     "reading": {"zh": "读音", "en": "Reading"},

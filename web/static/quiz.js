@@ -76,7 +76,7 @@
       if (data.other_kind) {
         const other = new URLSearchParams(params);
         other.set("kind", data.other_kind);
-        const p = el("p", { class: "other-kind" }, S.other_kind_waiting.replace("{kind}", ""));
+        const p = el("p", { class: "other-kind" }, S.other_kind_waiting);
         p.appendChild(el("a", { href: root.dataset.page + "?" + other, id: "other-kind" }, S[data.other_kind + "_quiz"]));
         body.appendChild(p);
       }
