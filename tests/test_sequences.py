@@ -44,8 +44,9 @@ def test_every_step_label_is_short_and_unique_within_its_stage(corpus):
 
 def test_a_label_is_the_first_clause_or_a_cut_one_with_an_ellipsis():
     assert short_label("主人阼阶上答拜。") == "主人阼阶上答拜"
-    long = short_label("賔坐左执爵右祭脯醢奠爵于荐西兴取肺坐絶祭")
-    assert len(long) == LABEL_MAX and long.endswith("…")
+    assert short_label("賔坐左执爵右祭脯醢奠爵于荐西兴取肺坐絶祭") == "賔坐左执爵"  # the seed's ，
+    long = short_label("爵弁皮弁緇布冠各一匴執以待于西坫南南面東上")
+    assert len(long) <= LABEL_MAX and long.endswith("…") and long.startswith("爵弁皮弁緇布冠各一匴執")
     assert short_label("ignored", summary="主人献賔") == "主人献賔"
 
 

@@ -28,19 +28,20 @@ Example::
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 from ..model import Rite
+from ..terms.lexicon import categories
+from ..text.clauses import Guide, Split, default_guide, safe_cut, split
 from ..text.normalize import normalize
 
 LABEL_MAX = 16  # characters of a label, the ellipsis included
 WINDOW = 6  # items per order card window by default
 ELLIPSIS = "…"
 FACT_SEP = ":"
-_CLAUSE = re.compile(r"[^，。；：！？、,.;:!?]+[，。；：！？、,.;:!?」』]*")
 _PUNCT = "，。；：！？、,.;:!?「」『』【】（）() \u3000"
 _MIN_CLAUSE = 4  # a first clause shorter than this takes the next one too (「賔对」 → 「賔对，主人坐」)
 _NUMERALS = "一二三四五六七八九十"
@@ -48,8 +49,70 @@ _NUMERALS = "一二三四五六七八九十"
 T = TypeVar("T")
 
 
-def _clauses(text: str) -> list[str]:
-    return [m.group(0).strip(_PUNCT) for m in _CLAUSE.finditer(text) if m.group(0).strip(_PUNCT)]
+@lru_cache(maxsize=1)
+def _words() -> tuple[str, ...]:
+    """The lexicon's words of two characters or more (normalised): a label never ends inside one."""
+    return tuple(w for w in categories() if len(w) > 1)
+
+
+def _show(sp: Split, end: int) -> str:
+    """``sp.plain`` up to ``end``, with a ， where the text itself marked a clause end inside it."""
+    if sp.own:
+        out, start = [], 0
+        for at in sorted(e for e in sp.own if e < end):
+            out.append(sp.plain[start:at])
+            start = at
+        out.append(sp.plain[start:end])
+        return "，".join(x for x in out if x)
+    return sp.plain[:end]
+
+
+def _fit(sp: Split, end: int, limit: int) -> str:
+    """The label for a clause ending at ``end``: whole when it fits, else cut where a word ends."""
+    shown = _show(sp, end)
+    if len(shown) <= limit:
+        return shown
+    cut = safe_cut(sp, limit - 1)
+    while cut > 1 and len(_show(sp, cut)) > limit - 1:
+        cut = safe_cut(sp, cut - 1)
+    return _show(sp, cut) + ELLIPSIS
+
+
+def _split(text: str, guide: Guide | None) -> Split:
+    return split(text, guide=default_guide() if guide is None else guide, words=_words())
+
+
+def short_label(
+    text: str, *, summary: str | None = None, limit: int = LABEL_MAX, clauses: int = 1, guide: Guide | None = None
+) -> str:
+    """A short label for a step or stage: ``summary`` if given (e.g. the commentary's own summary
+    of the step), else the first ``clauses`` clauses of ``text``.
+
+    Clause ends come from :mod:`study.text.clauses`: the text's own punctuation and 【句】 marks,
+    else the punctuation of ``guide`` (default: the punctuated texts beside the book) where it
+    holds the same words, else the rules for ritual prose. A very short first clause (under 4
+    characters, as 「賔对」) takes the next one as well, if that still fits. A clause longer than
+    ``limit`` is cut where a word ends and marked with …; the result is never empty when
+    ``text`` has a character that is not punctuation.
+
+    >>> short_label("主人坐取爵于上篚以降，賔降。")
+    '主人坐取爵于上篚以降'
+    >>> short_label("賔对。主人坐取爵。")
+    '賔对，主人坐取爵'
+    >>> short_label("主人戒賔賔禮辭許主人再拜賔答拜")
+    '主人戒賔'
+    """
+    if summary and summary.strip(_PUNCT):
+        sp = split(summary.strip(_PUNCT), words=_words())
+        return _fit(sp, len(sp.plain), limit)
+    sp = _split(text, guide)
+    if not sp.plain:
+        return _cut(text.strip(), limit)
+    ends = sp.ends
+    take = min(clauses, len(ends))
+    if take == 1 and len(ends) > 1 and ends[0] < _MIN_CLAUSE and len(_show(sp, ends[1])) <= limit:
+        take = 2
+    return _fit(sp, ends[take - 1], limit)
 
 
 def _cut(text: str, limit: int) -> str:
@@ -57,48 +120,23 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + ELLIPSIS
 
 
-def short_label(text: str, *, summary: str | None = None, limit: int = LABEL_MAX, clauses: int = 1) -> str:
-    """A short label for a step or stage: ``summary`` if given (e.g. the commentary's own summary
-    of the step), else the first ``clauses`` clauses of ``text``, joined by ，.
-
-    A very short first clause (under 4 characters, as 「賔对」) takes the next one as well, if that
-    still fits. A label longer than ``limit`` is cut and ends in …; the result is never empty
-    when ``text`` has a character that is not punctuation.
-
-    >>> short_label("主人坐取爵于上篚以降，賔降。")
-    '主人坐取爵于上篚以降'
-    >>> short_label("賔对。主人坐取爵。")
-    '賔对，主人坐取爵'
-    """
-    if summary and summary.strip(_PUNCT):
-        return _cut(summary.strip(_PUNCT), limit)
-    parts = _clauses(text)
-    if not parts:
-        return _cut(text.strip(), limit)
-    take = min(clauses, len(parts))
-    if take == 1 and len(parts) > 1 and len(parts[0]) < _MIN_CLAUSE:
-        joined = "，".join(parts[:2])
-        take = 2 if len(joined) <= limit else 1
-    label = "，".join(parts[:take])
-    return _cut(label, limit)
-
-
-def labels(texts: Sequence[str], *, limit: int = LABEL_MAX) -> list[str]:
+def labels(texts: Sequence[str], *, limit: int = LABEL_MAX, guide: Guide | None = None) -> list[str]:
     """A label for each of ``texts`` (see :func:`short_label`), unique within the list.
 
-    Labels that come out the same are lengthened clause by clause while they fit in ``limit``;
-    those still the same are numbered 〔一〕, 〔二〕 … in list order (the number counts toward
-    ``limit``). Identical texts get numbered labels.
+    Labels that come out the same are lengthened clause by clause while they still fit in
+    ``limit`` uncut; those still the same are numbered 〔一〕, 〔二〕 … in list order (the number
+    counts toward ``limit``; a label cut to make room ends where a word ends). Identical texts
+    get numbered labels.
     """
-    out = [short_label(t, limit=limit) for t in texts]
+    out = [short_label(t, limit=limit, guide=guide) for t in texts]
     for extra in range(2, 6):
         dup = {k for k, n in Counter(out).items() if n > 1}
         if not dup:
             return out
         for i, t in enumerate(texts):
             if out[i] in dup:
-                longer = short_label(t, limit=limit, clauses=extra)
-                if ELLIPSIS not in longer or ELLIPSIS not in out[i]:
+                longer = short_label(t, limit=limit, clauses=extra, guide=guide)
+                if ELLIPSIS not in longer or ELLIPSIS in out[i]:
                     out[i] = longer
     counts = Counter(out)
     seen: Counter[str] = Counter()
@@ -106,7 +144,12 @@ def labels(texts: Sequence[str], *, limit: int = LABEL_MAX) -> list[str]:
         if counts[label] > 1:
             seen[label] += 1
             mark = f"〔{numeral(seen[label])}〕"
-            out[i] = _cut(label.rstrip(ELLIPSIS), limit - len(mark)) + mark
+            room = limit - len(mark)
+            base = label.rstrip(ELLIPSIS)
+            if len(base) > room:
+                sp = split(base, words=_words())
+                base = _show(sp, safe_cut(sp, room - 1)) + ELLIPSIS
+            out[i] = base + mark
     return out
 
 
