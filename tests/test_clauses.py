@@ -17,8 +17,10 @@ from study.text.clauses import DANGLING, Guide, default_guide, split, strip
 from study.text.normalize import normalize
 
 GOLD = Path(__file__).parent / "data" / "gold" / "clauses.tsv"
-PRECISION_FLOOR = 66 / 72  # labels that end where the hand-read text ends a clause (measured)
-COMPLETE_FLOOR = 41 / 72  # labels that are exactly the expected first clause (measured)
+HELD_OUT = GOLD.with_name("clauses_heldout.tsv")  # read after the rules were fixed, never tuned on
+# (file, labels that end where the hand-read text ends a clause, labels that are exactly the
+# expected first clause): the measured figures as floors
+FLOORS = [(GOLD, 66 / 72, 41 / 72), (HELD_OUT, 18 / 22, 14 / 22)]
 
 
 @pytest.fixture(scope="module")
@@ -35,8 +37,8 @@ def book_labels():
     return out
 
 
-def _gold() -> list[dict[str, str]]:
-    lines = [x for x in GOLD.read_text("utf-8").splitlines() if x and not x.startswith("#")]
+def _gold(path: Path = GOLD) -> list[dict[str, str]]:
+    lines = [x for x in path.read_text("utf-8").splitlines() if x and not x.startswith("#")]
     return list(csv.DictReader(lines, delimiter="\t"))
 
 
@@ -54,18 +56,19 @@ def test_the_gold_file_reads_the_steps_of_three_rites_as_the_book_writes_them(bo
         assert strip(r["step"])[0].startswith(r["label"]), r
 
 
-def test_labels_of_the_hand_read_steps_end_where_a_clause_ends(book_labels):
-    rows = _gold()
-    real = complete = 0
+@pytest.mark.parametrize(("path", "precision", "complete"), FLOORS, ids=lambda x: getattr(x, "stem", ""))
+def test_labels_of_the_hand_read_steps_end_where_a_clause_ends(book_labels, path, precision, complete):
+    rows = _gold(path)
+    real = first = 0
     for r in rows:
         text, label = book_labels[(r["file"], int(r["line"]))]
         gold_plain, gold_ends = strip(r["step"])
         shown = strip(label)[0]
         whole = shown == strip(text)[0]
         real += not label.endswith(ELLIPSIS) and "〔" not in label and (len(shown) in gold_ends or whole)
-        complete += shown == r["label"]
-    assert real / len(rows) >= PRECISION_FLOOR, (real, len(rows))
-    assert complete / len(rows) >= COMPLETE_FLOOR, (complete, len(rows))
+        first += shown == r["label"]
+    assert real / len(rows) >= precision, (real, len(rows))
+    assert first / len(rows) >= complete, (first, len(rows))
 
 
 def test_no_label_ends_inside_a_word_or_on_a_word_that_leads_on(book_labels):
