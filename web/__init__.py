@@ -29,6 +29,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         DATABASE_URL=os.environ.get("DATABASE_URL") or f"sqlite:///{os.path.join(app.instance_path, 'study.sqlite')}",
         TEXTS=[str(p) for p in default_text_paths()],
         GLOSSARY=str(default_glossary_path()),
+        BOOK_CACHE=os.path.join(app.instance_path, "cache"),  # the parsed book (web/bookcache.py); None: off
         NEW_PER_DAY=int(os.environ.get("STUDY_NEW_PER_DAY", "20")),
         DAILY_GOAL=int(os.environ.get("STUDY_DAILY_GOAL", "30")),
         RATELIMIT_STORAGE_URI=os.environ.get("STUDY_RATELIMIT_STORAGE") or None,

@@ -22,6 +22,8 @@ from study.learn.db import check_current, make_engine, upgrade
 from study.learn.schedule import ReviewStore, make_scheduler
 from study.model import Document, Term
 
+from .bookcache import cached
+
 
 @dataclass
 class StudyState:
@@ -56,10 +58,12 @@ def init_state(app: Flask) -> StudyState:
         raise RuntimeError("no texts to study: set STUDY_DECKS to a folder with texts/*.txt (the project's decks/)")
     glossary = app.config.get("GLOSSARY")
     manifests = sorted({p.parent / "manifest.yaml" for p in texts})
+    folder = app.config.get("BOOK_CACHE")
     documents, terms, catalog = _loaded(
         tuple(_stamp(p) for p in texts),
         _stamp(Path(glossary)) if glossary else None,
         tuple(_stamp(p) for p in [*manifests, default_glossary_path()]),  # what else the texts are read with
+        str(folder) if folder else None,
     )
     scheduler = make_scheduler(app.config["DESIRED_RETENTION"], fuzzing=app.config["FSRS_FUZZING"])
     engine = make_engine(app.config["DATABASE_URL"], timeout=app.config["DATABASE_TIMEOUT"])
@@ -94,14 +98,23 @@ def _stamp(path: Path) -> Stamp:
 
 @lru_cache(maxsize=4)
 def _loaded(
-    texts: tuple[Stamp, ...], glossary: Stamp | None, _read_with: tuple[Stamp, ...]
+    texts: tuple[Stamp, ...], glossary: Stamp | None, read_with: tuple[Stamp, ...], folder: str | None
 ) -> tuple[list[Document], list[Term], Catalog]:
     """The parsed texts, their terms and the quiz catalog, made once per process for the same
-    files (the whole book takes seconds; every app of a process, e.g. each test's, shares them).
-    A changed file has a new stamp and is read again. None of the three is changed after this."""
-    documents = [load_document(Path(p)) for p, _, _ in texts]
-    terms = load_terms(documents, Path(glossary[0]) if glossary else None)
-    return documents, terms, build_catalog(documents, terms)
+    files (every app of a process, e.g. each test's, shares them) and, with a cache ``folder``,
+    once per content of those files and the code (web/bookcache.py: the whole book takes seconds
+    to read, its pickle a tenth of one). A changed file has a new stamp and is read again. None of
+    the three is changed after this."""
+
+    def build() -> tuple[list[Document], list[Term], Catalog]:
+        documents = [load_document(Path(p)) for p, _, _ in texts]
+        terms = load_terms(documents, Path(glossary[0]) if glossary else None)
+        return documents, terms, build_catalog(documents, terms)
+
+    if folder is None:
+        return build()
+    inputs = [Path(p) for p, _, _ in texts] + [Path(glossary[0]) if glossary else None]
+    return cached(Path(folder), inputs + [Path(p) for p, _, _ in read_with], build)
 
 
 def get_state() -> StudyState:
