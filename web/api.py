@@ -239,30 +239,35 @@ def answer_item(
             shown = tokens.read(token, learner.id, item_id)
         except tokens.TokenError as e:
             problem = e
-    # one read: this answer id, or this question, answered before → the first result, counted once
-    earlier = state.store.logged_result(
-        learner.id, answer_id=answer_id, token_id=shown.token_id if shown is not None else None
-    )
-    if earlier is not None:
-        return earlier
+    aid = answer_id if isinstance(answer_id, str) else None
+    tid = shown.token_id if shown is not None else None
+
     catalog = _catalog(learner)
-    if not isinstance(item_id, str) or catalog.get(item_id) is None:
-        abort(404, description=t("err_item"))
-    item = catalog.get(item_id)
-    assert item is not None
-    if isinstance(answer, str) and len(answer) > MAX_ANSWER:
-        abort(400, description=t("err_answer_long", n=MAX_ANSWER))
-    if token is None:
-        abort(409, description=t("err_not_asked"))
-    if shown is None:
-        abort(409, description=t("err_token_expired" if str(problem) == "expired" else "err_token"))
-    question = present(item, catalog, random.Random(shown.seed))
-    moment = now()
-    seconds = max((moment - shown.issued).total_seconds(), 0.0)
-    try:
-        result = grade(question, answer, seconds=seconds, fast_seconds=current_app.config["FAST_SECONDS"])
-    except AnswerError as e:  # well-formed, but not an answer to the question asked
-        abort(409, description=t("err_answer_shape", detail=str(e)))
+    item = catalog.get(item_id) if isinstance(item_id, str) else None
+    refused: tuple[int, str] | None = None
+    if item is None:
+        refused = (404, t("err_item"))
+    elif isinstance(answer, str) and len(answer) > MAX_ANSWER:
+        refused = (400, t("err_answer_long", n=MAX_ANSWER))
+    elif token is None:
+        refused = (409, t("err_not_asked"))
+    elif shown is None:
+        refused = (409, t("err_token_expired" if str(problem) == "expired" else "err_token"))
+    else:
+        question = present(item, catalog, random.Random(shown.seed))
+        moment = now()
+        seconds = max((moment - shown.issued).total_seconds(), 0.0)
+        try:
+            result = grade(question, answer, seconds=seconds, fast_seconds=current_app.config["FAST_SECONDS"])
+        except AnswerError as e:  # well-formed, but not an answer to the question asked
+            refused = (409, t("err_answer_shape", detail=str(e)))
+    if refused is not None:
+        # what cannot be graded may still be the retry of an answer that was: its first result
+        earlier = state.store.logged_result(learner.id, answer_id=aid, token_id=tid)
+        if earlier is not None:
+            return earlier
+        abort(refused[0], description=refused[1])
+    assert item is not None and shown is not None
     context = localize_teaching(teaching(item, catalog))
 
     told: list[dict] = []
@@ -304,12 +309,12 @@ def answer_item(
             describe=describe,
         )
     except IntegrityError:
-        earlier = state.store.logged_result(
-            learner.id, answer_id=answer_id if isinstance(answer_id, str) else None, token_id=shown.token_id
-        )
+        # answered before (this answer id or this question's token): the transaction rolled back,
+        # nothing counted twice; the first result is the answer (also when two arrive at once)
+        earlier = state.store.logged_result(learner.id, answer_id=aid, token_id=shown.token_id)
         if earlier is None:
             raise
-        return earlier  # the same answer arrived twice at once: counted once
+        return earlier
     return told[-1]
 
 

@@ -64,6 +64,16 @@ _INTRODUCED = sa.select(intros.c.fact).where(
 )
 
 
+# The statements of an answer, built once (SQLAlchemy then reuses their compiled form).
+_NEW_CARD = tuple(
+    d.insert(cards).on_conflict_do_nothing(index_elements=["learner_id", "item_id"]) for d in (sqlite, postgresql)
+)
+_CARD_KEY = (cards.c.learner_id == sa.bindparam("k_learner")) & (cards.c.item_id == sa.bindparam("k_item"))
+_CARD = (sa.select(cards).where(_CARD_KEY), sa.select(cards).where(_CARD_KEY).with_for_update())
+_REVIEWED = cards.update().where(_CARD_KEY)
+_LOG = review_logs.insert()
+
+
 def _split(text: str | None) -> frozenset[str]:
     return frozenset(text.split("\x1f")) if text else frozenset()
 
@@ -137,31 +147,29 @@ class ReviewStore:
         """Review the learner's card for ``item_id`` and log it, in one transaction.
 
         ``describe(review)`` gives the response to the answer, logged with it: a retry of the same
-        ``answer_id`` or ``token_id`` gets that response back (see :meth:`logged_result`) and is not
-        reviewed twice — two concurrent retries fail on the unique keys and roll back. Until a card
-        has graduated to review, an automatic Easy counts as Good: a first answer (after an
+        ``answer_id`` or ``token_id`` fails on the log's unique keys (IntegrityError), the whole
+        transaction rolls back, and the caller gets the first response from :meth:`logged_result` —
+        so the card is never reviewed twice and the usual answer needs no read beforehand. Until a
+        card has graduated to review, an automatic Easy counts as Good: a first answer (after an
         introduction, or a lucky guess) goes through the learning steps.
         """
+        key = {"k_learner": learner_id, "k_item": item_id}
         with self.engine.begin() as conn:
-            key = (cards.c.learner_id == learner_id) & (cards.c.item_id == item_id)
             # Make sure the row exists, then lock it: a second answer to the item waits for this one.
-            _insert_ignore(
-                conn,
-                cards,
-                ["learner_id", "item_id"],
-                learner_id=learner_id,
-                item_id=item_id,
-                # an explicit id: fsrs.Card() takes one from the clock and then sleeps 1 ms to keep
-                # ids apart, here inside the write lock; our cards are told apart by (learner, item)
-                card_json=fsrs.Card(card_id=int(now.timestamp() * 1000)).to_json(),
-                due=now,
-                reps=0,
-                created_at=now,
+            conn.execute(
+                _NEW_CARD[conn.dialect.name == "postgresql"],
+                {
+                    "learner_id": learner_id,
+                    "item_id": item_id,
+                    # an explicit id: fsrs.Card() takes one from the clock and then sleeps 1 ms to keep
+                    # ids apart, here inside the write lock; our cards are told apart by (learner, item)
+                    "card_json": fsrs.Card(card_id=int(now.timestamp() * 1000)).to_json(),
+                    "due": now,
+                    "reps": 0,
+                    "created_at": now,
+                },
             )
-            query = sa.select(cards).where(key)
-            if conn.dialect.name != "sqlite":
-                query = query.with_for_update()
-            row = conn.execute(query).one()
+            row = conn.execute(_CARD[conn.dialect.name != "sqlite"], key).one()
             if row.last_review is not None and row.last_review > now:
                 # a later answer to this card (another tab) took the lock first: log this one after
                 # it, so that the logs' times keep the order the card was reviewed in
@@ -170,25 +178,29 @@ class ReviewStore:
             if rating == RatingName.EASY and before.state != fsrs.State.Review:
                 rating = RatingName.GOOD
             card, log = self.scheduler.review_card(before, RATINGS[rating], now, duration_ms)
-            values = {"card_json": card.to_json(), "due": card.due, "last_review": now}
-            conn.execute(cards.update().where(key).values(reps=row.reps + 1, **values))
+            conn.execute(
+                _REVIEWED,
+                {**key, "card_json": card.to_json(), "due": card.due, "last_review": now, "reps": row.reps + 1},
+            )
             result = describe(Review(card, before, rating)) if describe is not None else None
             conn.execute(
-                review_logs.insert().values(
-                    learner_id=learner_id,
-                    item_id=item_id,
-                    rating=int(log.rating),
-                    score=score,
-                    correct=correct,
-                    reviewed_at=now,
-                    duration_ms=duration_ms,
-                    answer_json=json.dumps(answer, ensure_ascii=False),
-                    answer_id=answer_id,
-                    token_id=token_id,
-                    class_id=class_id,
-                    card_before=row.card_json,
-                    result_json=json.dumps(result, ensure_ascii=False) if result is not None else None,
-                )
+                _LOG,
+                {
+                    "learner_id": learner_id,
+                    "item_id": item_id,
+                    "rating": int(log.rating),
+                    "score": score,
+                    "correct": correct,
+                    "reviewed_at": now,
+                    "duration_ms": duration_ms,
+                    "answer_json": json.dumps(answer, ensure_ascii=False),
+                    "answer_id": answer_id,
+                    "token_id": token_id,
+                    "class_id": class_id,
+                    "card_before": row.card_json,
+                    "result_json": json.dumps(result, ensure_ascii=False) if result is not None else None,
+                    "guessed": False,
+                },
             )
         return card
 
