@@ -138,3 +138,32 @@ def test_due_items_first_then_new_ones_in_text_order_up_to_the_daily_limit(store
     tomorrow = T0 + timedelta(days=1, hours=1)
     nxt = pick_next(items, Agenda.of(store.cards(learner.id), tomorrow), new_limit=2)
     assert nxt is not None
+
+
+def test_the_most_overdue_cards_read_first_choose_as_the_whole_agenda_does(store, xiangshe, tesheng):
+    """ReviewStore.agenda reads only the DUE_FIRST most overdue cards; when none of them fits the
+    filter (or the choice ties with a card cut off), pick_next asks for the whole agenda."""
+    from study.build import load_terms
+    from study.learn.agenda import WholeAgendaNeeded
+    from study.learn.catalog import build_catalog
+    from study.learn.schedule import DUE_FIRST
+
+    docs = [xiangshe, tesheng]
+    catalog = build_catalog(docs, load_terms(docs))
+    vocab, order = catalog.select(family="vocab"), catalog.select(family="order")
+    assert len(vocab) > DUE_FIRST + 5 and len(order) > 3
+    learner = store.sign_in("辛", None, T0)
+    # the vocabulary cards are the most overdue; the ordering ones fall due after them
+    for k, item in enumerate(vocab[: DUE_FIRST + 5] + order[:3]):
+        store.record(
+            learner.id, item.id, RatingName.AGAIN, score=0, correct=False, answer="", now=T0 + timedelta(seconds=k)
+        )
+    later = T0 + timedelta(days=3)  # everything due, nothing answered today
+    cut = store.agenda(learner.id, later)
+    whole = store.agenda(learner.id, later, whole=True)
+    assert cut.due_cut and len(cut.due) == DUE_FIRST and not whole.due_cut and len(whole.due) == DUE_FIRST + 8
+    by_vocab, by_order = catalog.select_index(family="vocab"), catalog.select_index(family="order")
+    assert pick_next(vocab, cut, new_limit=0, by_id=by_vocab) is vocab[0] is pick_next(vocab, whole, new_limit=0)
+    with pytest.raises(WholeAgendaNeeded):  # the ordering cards are all beyond the first DUE_FIRST
+        pick_next(order, cut, new_limit=0, by_id=by_order)
+    assert pick_next(order, whole, new_limit=0, by_id=by_order) is order[0]

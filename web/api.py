@@ -9,7 +9,7 @@ from flask import Blueprint, abort, current_app, g, jsonify, request, session
 from sqlalchemy.exc import IntegrityError
 
 from study.learn.accounts import Learner, SignInError, UnknownClassError, WrongPasswordError
-from study.learn.agenda import day_start
+from study.learn.agenda import WholeAgendaNeeded, day_start
 from study.learn.catalog import Catalog, Family, Kind, QuizItem
 from study.learn.db import now
 from study.learn.grading import RatingName
@@ -169,14 +169,19 @@ def next_question(learner: Learner, rite: str | None, kind: str | None, stages: 
     agenda = state.store.agenda(learner.id, moment, learner.zone)
     facts = catalog.facts
     by_id = catalog.select_index(rite=rite, family=kind, stages=stages)
-    item = pick_next(items, agenda, new_limit=current_app.config["NEW_PER_DAY"], facts=facts, by_id=by_id)
+    new_limit = current_app.config["NEW_PER_DAY"]
+    try:
+        item = pick_next(items, agenda, new_limit=new_limit, facts=facts, by_id=by_id)
+    except WholeAgendaNeeded:  # none of the most overdue cards fits the filter: read them all
+        agenda = state.store.agenda(learner.id, moment, learner.zone, whole=True)
+        item = pick_next(items, agenda, new_limit=new_limit, facts=facts, by_id=by_id)
     if item is None:  # rare: only then are all the cards loaded, for the date of the next one
         known = state.store.cards(learner.id)
         when = next_due(items, known, moment, learner.zone)
         other = None
         for family in (f for f in Family if kind is not None and f != kind):
             others = catalog.select(rite=rite, family=family)
-            if pick_next(others, agenda, new_limit=current_app.config["NEW_PER_DAY"], facts=facts) is not None:
+            if pick_next(others, agenda, new_limit=new_limit, facts=facts) is not None:
                 other = str(family)
                 break
         return {

@@ -41,6 +41,8 @@ class Agenda:
     started_today: int  # cards first reviewed since the learner's day began
     created_today: frozenset[str] = frozenset()  # those cards
     reviewed_today: frozenset[str] = frozenset()  # items answered since the day began
+    # ``due`` holds only the most overdue cards, in due order (ReviewStore.agenda): more are due
+    due_cut: bool = False
 
     @classmethod
     def of(cls, known: dict[str, CardRow], now: datetime, zone: tzinfo = DEFAULT_ZONE) -> Agenda:
@@ -50,6 +52,10 @@ class Agenda:
 
     def new_today(self, family: str) -> int:
         return sum(1 for i in self.created_today if family_of_id(i) == family)
+
+
+class WholeAgendaNeeded(Exception):
+    """:func:`pick_next` cannot choose from a cut agenda (``due_cut``): read the whole one."""
 
 
 def day_start(now: datetime, zone: tzinfo = DEFAULT_ZONE) -> datetime:
@@ -75,6 +81,9 @@ def pick_next(
 
     ``by_id`` (``items`` by id) makes finding the due ones quick. An item whose fact (``facts``: item id → fact, default the item's own) another item was
     answered about today waits for another day: related questions never come the same day.
+
+    A cut agenda (``due_cut``: only the most overdue cards) raises :class:`WholeAgendaNeeded`
+    when none of its due cards fits, or the one chosen ties with a card that may be cut off.
     """
 
     def fact(item_id: str) -> str:
@@ -92,7 +101,12 @@ def pick_next(
     else:
         due = [(agenda.due[i.id], i.sort_key, i) for i in items if i.id in agenda.due and not blocked(i)]
     if due:
-        return min(due, key=lambda t: (t[0], t[1]))[2]
+        first = min(due, key=lambda t: (t[0], t[1]))
+        if agenda.due_cut and first[0] == max(agenda.due.values()):
+            raise WholeAgendaNeeded  # cards due at that very time may have been cut off
+        return first[2]
+    if agenda.due_cut:
+        raise WholeAgendaNeeded  # none of the most overdue fits: the others may
     counts: dict[str, int] = {}
     for item in items:
         if item.id in agenda.seen or blocked(item):

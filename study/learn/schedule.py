@@ -56,9 +56,16 @@ _SEEN = sa.select(
     sa.func.aggregate_strings(sa.case((cards.c.created_at >= _START, cards.c.item_id)), "\x1f"),
     sa.func.aggregate_strings(sa.case((cards.c.last_review >= _START, cards.c.item_id)), "\x1f"),
 ).where(cards.c.learner_id == sa.bindparam("learner_id"))
-_DUE = sa.select(cards.c.item_id, sa.type_coerce(cards.c.due, sa.String)).where(
-    (cards.c.learner_id == sa.bindparam("learner_id")) & (cards.c.due <= sa.bindparam("now", type_=cards.c.due.type))
+_DUE = (
+    sa.select(cards.c.item_id, sa.type_coerce(cards.c.due, sa.String))
+    .where(
+        (cards.c.learner_id == sa.bindparam("learner_id"))
+        & (cards.c.due <= sa.bindparam("now", type_=cards.c.due.type))
+    )
+    .order_by(cards.c.due)  # the index (learner_id, due) reads them in this order
 )
+DUE_FIRST = 32  # due cards read at first: the most overdue (see ReviewStore.agenda)
+_DUE_FIRST = _DUE.limit(DUE_FIRST)
 _INTRODUCED = sa.select(intros.c.fact).where(
     (intros.c.learner_id == sa.bindparam("learner_id")) & (intros.c.fact == sa.bindparam("fact"))
 )
@@ -271,16 +278,22 @@ class ReviewStore:
             r.item_id: CardRow(r.item_id, fsrs.Card.from_json(r.card_json), r.due, r.reps, r.created_at) for r in rows
         }
 
-    def agenda(self, learner_id: int, now: datetime, zone: tzinfo = DEFAULT_ZONE) -> Agenda:
+    def agenda(self, learner_id: int, now: datetime, zone: tzinfo = DEFAULT_ZONE, *, whole: bool = False) -> Agenda:
         """The learner's :class:`Agenda` in two queries (ids as strings, and the due cards)
-        instead of loading and parsing every card as :meth:`cards` does."""
+        instead of loading and parsing every card as :meth:`cards` does.
+
+        Unless ``whole``, only the :data:`DUE_FIRST` most overdue cards are read (``due_cut`` says
+        whether there were more): the next item is almost always among them, and a learner
+        back after weeks may have thousands due. :func:`pick_next` on a cut agenda says when it
+        needs the whole one."""
         with reading(self.engine) as conn:
             ids, created, reviewed = conn.execute(
                 _SEEN, {"learner_id": learner_id, "start": day_start(now, zone)}
             ).one()
-            due = conn.execute(_DUE, {"learner_id": learner_id, "now": now}).all()
+            due = conn.execute(_DUE if whole else _DUE_FIRST, {"learner_id": learner_id, "now": now}).all()
         created_today = _split(created)
-        return Agenda(_split(ids), dict(due), len(created_today), created_today, _split(reviewed))  # type: ignore[arg-type]
+        cut = not whole and len(due) == DUE_FIRST
+        return Agenda(_split(ids), dict(due), len(created_today), created_today, _split(reviewed), due_cut=cut)  # type: ignore[arg-type]
 
     def introduced(self, learner_id: int, fact: str) -> bool:
         """Whether the learner has read the introduction of ``fact``."""
