@@ -16,6 +16,7 @@ from study.decks.apkg import NAMES, note_guid, write_apkg
 from study.decks.deckspec import load_deckspec, parse_deckspec
 from study.decks.notedata import BOOK, NoteData
 from study.decks.termsenses import ELLIPSIS, cuts_word
+from study.text.display import shown as as_read
 from study.text.normalize import normalize
 
 T0 = 1_800_000_000.0
@@ -217,9 +218,10 @@ def test_no_gloss_prompt_or_example_prompt_contains_its_answer(everything):
 
 
 def test_no_example_is_cut_inside_a_word(everything, book):
-    """An example of the unpunctuated book is cut around its term (…), never inside a word."""
+    """An example of the unpunctuated book is cut around its term (…), never inside a word (the
+    book's sentence marks are shown as 「，」, as the cards show them)."""
     text = "\u3000".join(
-        normalize(run)
+        normalize(as_read(run))
         for doc in book.documents
         for rite in doc.rites
         for stage in rite.stages

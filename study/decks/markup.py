@@ -1,4 +1,5 @@
-"""HTML for card fields: every piece of text is escaped here, once, as it is wrapped.
+"""HTML for card fields: every piece of text is escaped here, once, as it is wrapped, and shown
+as a reader sees it (:mod:`study.text.display`).
 
 Pinyin is static ``<ruby>`` (every Anki client renders it, unlike the add-on filters); a term in
 a sentence is highlighted by matching normalised text, so 賔 in the text still matches 宾.
@@ -10,14 +11,16 @@ import html
 import re
 from collections.abc import Iterable
 
+from ..text.display import shown
 from ..text.normalize import normalize
 
 MASK = "～"
 
 
 def esc(text: str | None) -> str:
-    """``text`` as HTML text: ``<``, ``>``, ``&`` and quotes escaped, line breaks kept."""
-    return html.escape(text or "").replace("\n", "<br>")
+    """``text`` as HTML text, as a reader sees it (:func:`~study.text.display.shown`: the book's
+    sentence marks as 「，」): ``<``, ``>``, ``&`` and quotes escaped, line breaks kept."""
+    return html.escape(shown(text or "")).replace("\n", "<br>")
 
 
 def cloze_text(text: str) -> str:
@@ -80,5 +83,5 @@ def items(values: Iterable[str], cls: str, *, tag: str = "ul") -> str:
 
 
 def plain(text: str) -> str:
-    """One line of text without tabs or line breaks (for CSV/TSV cells)."""
-    return re.sub(r"[\t\r\n]+", " ", text).strip()
+    """One line of text as a reader sees it, without tabs or line breaks (for CSV/TSV cells)."""
+    return re.sub(r"[\t\r\n]+", " ", shown(text)).strip()

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from ..model import Example, Gloss, Rite, Stage, Term
 from ..terms.lexicon import categories
 from ..terms.senses import gloss_key, senses_at
+from ..text.display import clear_of_marks
 from ..text.normalize import normalize
 from .selection import inside_word
 
@@ -189,6 +190,7 @@ def snippet(text: str, at: int, size: int, limit: int = EXAMPLE_CHARS) -> tuple[
         start -= 1
     while end < len(text) and cuts_word(key, end):
         end += 1
+    start, end = clear_of_marks(text, start, end)
     head = ELLIPSIS if start else ""
     return head + text[start:end] + (ELLIPSIS if end < len(text) else ""), at - start + len(head)
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..model import Term
 from ..terms.reading import readings_in
+from ..text.display import shown
 from ..text.normalize import search_key
 from .catalog import ORDER_MODES, Catalog, Family, Kind, QuizItem, main_gloss, primary_rite, term_stage
 from .grading import OrderMode, RatingName, grade_order, rating_for, typed_matches
@@ -157,10 +158,10 @@ def _present_passage(item: QuizItem, catalog: Catalog, rng: random.Random) -> Qu
         term = item.term
         assert term is not None
         return Question(
-            item.id, Kind.TYPED, "cloze", blanked(p.passage.text, term), accepted=(term.term, term.normalized)
+            item.id, Kind.TYPED, "cloze", blanked(shown(p.passage.text), term), accepted=(term.term, term.normalized)
         )
     pool = [q for q in catalog.passages_of(item.rite) if translated(q)]
-    side = (lambda q: q.passage.translation or "") if item.direction == "c2t" else (lambda q: q.passage.text)
+    side = (lambda q: q.passage.translation or "") if item.direction == "c2t" else (lambda q: shown(q.passage.text))
     right = side(p)
     options, keys = [right], {search_key(right)}
     for q in neighbours(p, pool, 12):
@@ -171,7 +172,7 @@ def _present_passage(item: QuizItem, catalog: Catalog, rng: random.Random) -> Qu
         if len(options) == OPTIONS:
             break
     rng.shuffle(options)
-    subject = p.passage.text if item.direction == "c2t" else (p.passage.translation or "")
+    subject = shown(p.passage.text) if item.direction == "c2t" else (p.passage.translation or "")
     return Question(item.id, Kind.CHOICE, item.direction, subject, tuple(options), accepted=(right,))
 
 
@@ -204,12 +205,18 @@ def present(item: QuizItem, catalog: Catalog, rng: random.Random) -> Question:
     window = seq.elements[start : start + size]
     if item.direction == "next":
         here, after = window[0], window[1]
-        others = sorted({e.text for e in seq.elements} - {here.text, after.text})
+        others = sorted({shown(e.text) for e in seq.elements} - {shown(here.text), shown(after.text)})
         rng.shuffle(others)
-        options = [after.text, *others[: OPTIONS - 1]]
+        options = [shown(after.text), *others[: OPTIONS - 1]]
         rng.shuffle(options)
         return Question(
-            item.id, Kind.CHOICE, "next", here.text, tuple(options), accepted=(after.text,), modern=(after.modern,)
+            item.id,
+            Kind.CHOICE,
+            "next",
+            shown(here.text),
+            tuple(options),
+            accepted=(shown(after.text),),
+            modern=(after.modern,),
         )
     positions = list(range(len(window)))
     while len(positions) > 1 and positions == sorted(positions):
@@ -219,9 +226,9 @@ def present(item: QuizItem, catalog: Catalog, rng: random.Random) -> Question:
         Kind.ORDER,
         item.direction,
         seq.title,
-        items=tuple(window[p].text for p in positions),
+        items=tuple(shown(window[p].text) for p in positions),
         positions=tuple(positions),
-        right_order=tuple(e.text for e in window),
+        right_order=tuple(shown(e.text) for e in window),
         mode=ORDER_MODES[item.direction].value,
         modern=tuple(e.modern for e in window),
     )

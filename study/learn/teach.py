@@ -3,11 +3,13 @@
 commentator and place, the example in its passage with the term marked, the modern stage name;
 for an ordering item, the window in its right order with modern names.
 
-Everything here is data (text and character offsets); the web app escapes and renders it.
+Everything here is data (text as a reader sees it, :func:`~study.text.display.shown`, and character
+offsets into it); the web app escapes and renders it.
 """
 
 from __future__ import annotations
 
+from ..text.display import shown
 from .catalog import Catalog, Family, QuizItem
 
 MAX_GLOSSES = 4
@@ -34,10 +36,11 @@ def teaching(item: QuizItem, catalog: Catalog) -> dict[str, object]:
     if item.passage is not None:
         p = item.passage
         term = item.term
+        text = shown(p.passage.text)
         return {
-            "passage": p.passage.text,
+            "passage": text,
             "translation": p.passage.translation,
-            "highlight": _highlight(p.passage.text, term.term, term.normalized) if term is not None else None,
+            "highlight": _highlight(text, term.term, term.normalized) if term is not None else None,
             "term": term.term if term is not None else None,
             "reading": term.pinyin if term is not None else None,
             "rite": item.rite,
@@ -61,8 +64,8 @@ def teaching(item: QuizItem, catalog: Catalog) -> dict[str, object]:
         if term.example is not None:
             ex = term.example
             example = {
-                "text": ex.text,
-                "highlight": _highlight(ex.text, term.term, term.normalized),
+                "text": shown(ex.text),
+                "highlight": _highlight(shown(ex.text), term.term, term.normalized),
                 "rite": ex.rite,
                 "stage": _stage(catalog, ex.stage_id),
                 "line": ex.line,
@@ -84,6 +87,6 @@ def teaching(item: QuizItem, catalog: Catalog) -> dict[str, object]:
         "title": seq.title,
         "rite": item.rite,
         "stage": _stage(catalog, seq.stage_id or item.stage_id if item.direction == "steps" else None),
-        "sequence": [{"text": e.text, "modern": e.modern} for e in window],
+        "sequence": [{"text": shown(e.text), "modern": e.modern} for e in window],
         "position": [start + 1, len(seq.elements)],
     }

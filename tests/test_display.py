@@ -1,0 +1,82 @@
+"""The book's sentence marks (【句】, kept in the model for matching and clause detection) are shown
+to a reader as 「，」 in every card field, CSV/TSV cell and quiz question of the real book."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from study.build import Sources, default_specs, load_terms, plan_deck
+from study.decks.deckspec import load_deckspec
+from study.decks.export import write_csv, write_tsv
+from study.decks.termsenses import snippet
+from study.learn.catalog import build_catalog
+from study.learn.quiz import present
+from study.learn.teach import teaching
+from study.text.display import clear_of_marks, has_mark, shown
+
+
+def test_a_sentence_mark_is_shown_as_a_comma_and_adds_nothing_beside_punctuation():
+    assert shown("具【句】羮定【句】甸人陳鼎七") == "具，羮定，甸人陳鼎七"
+    assert shown("賔對【句】。主人【读】，拜") == "賔對。主人，拜"
+    assert shown("宿【句】【读】前宿一日") == "宿，前宿一日"
+    assert shown("主人戒賔") == "主人戒賔"
+
+
+def test_a_cut_never_splits_a_mark_nor_opens_or_closes_on_one():
+    text = "拜賔【句】賔降筵"
+    for cut in range(len(text) + 1):
+        start, end = clear_of_marks(text, cut, len(text))
+        assert not has_mark(text[start:end].replace("【句】", "")) and not text[start:end].startswith("【")
+        start, end = clear_of_marks(text, 0, cut)
+        assert not has_mark(text[start:end].replace("【句】", "")) and not text[start:end].endswith("】")
+
+
+def test_an_example_cut_around_its_term_keeps_no_piece_of_a_mark():
+    text = "主人坐奠爵拜賔【句】賔降筵北面答拜主人坐取爵興"
+    for at in range(len(text) - 2):
+        for limit in (8, 12, 20):
+            cut, _ = snippet(text, at, 1, limit)
+            assert not has_mark(cut.replace("【句】", "")), cut
+
+
+@pytest.fixture(scope="module")
+def packages() -> dict[str, list]:
+    sources = Sources()
+    return {path.name: plan_deck(load_deckspec(path), sources) for path in default_specs()}
+
+
+def test_no_field_of_any_shipped_package_shows_an_internal_mark(packages, tmp_path):
+    shown_marks = 0
+    for name, notes in packages.items():
+        for note in notes:
+            for field, value in note.fields:
+                assert not has_mark(value), f"{name} {note.identity} {field}: {value[:80]}"
+                shown_marks += "，" in value
+        assert not has_mark(open_text(write_csv, notes, tmp_path / "x.csv")), name
+        assert not has_mark(open_text(write_tsv, notes, tmp_path / "x.tsv")), name
+    assert shown_marks > 100  # the marks are there, as commas (the book itself has no other punctuation)
+
+
+def open_text(write, notes, path) -> str:
+    write(notes, path)
+    return path.read_text("utf-8")
+
+
+def test_the_models_text_keeps_the_marks_the_cards_show_as_commas(book):
+    marked = [
+        p.text for d in book.documents for r in d.rites for s in r.stages for p in s.passages if "【句】" in p.text
+    ]
+    assert len(marked) > 50
+
+
+def test_no_quiz_question_or_its_teaching_shows_an_internal_mark(book):
+    catalog = build_catalog(book.documents, load_terms(book.documents))
+    rng = random.Random(7)
+    marked = 0
+    for item in catalog.items:
+        question, taught = present(item, catalog, rng), teaching(item, catalog)
+        assert not has_mark(repr(question.to_dict()) + repr(taught)), item.id
+        marked += bool(item.passage and "【句】" in item.passage.passage.text)
+    assert marked > 20  # questions about marked passages were asked
