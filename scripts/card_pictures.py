@@ -6,7 +6,9 @@ Anki (the `anki` package renders the templates) and photographed in headless Chr
     python3 scripts/card_pictures.py --sample 4 --out /tmp/cards decks/02-shihunli.yaml
                                                        # 4 cards of each kind of those specs
 
-Pictures are 420 px wide (a phone); ``--width`` changes it.
+Pictures are 420 px wide (a phone); ``--width`` changes it. The book's rarer characters (𤣥, the
+taboo form of 玄, is in CJK Extension B) need a font that has them, as a student's device does
+(Windows' SimSun-ExtB, …): here Debian's fonts-hanazono (``apt-get install fonts-hanazono``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from study.build import Sources, plan_deck  # noqa: E402
+from study.build import Sources, default_specs, plan_deck  # noqa: E402
 from study.decks.apkg import NAMES, note_guid, write_apkg  # noqa: E402
 from study.decks.deckspec import load_deckspec  # noqa: E402
 from study.decks.notedata import NoteData  # noqa: E402
@@ -35,17 +37,32 @@ PAGE = """<!doctype html><html><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body class="card{night}" style="margin:0;padding:12px 4px">{html}</body></html>"""
 
-# (picture name, spec, what the note must be) — one of each kind, chosen to show what it teaches
-KINDS: list[tuple[str, str, object]] = [
-    ("term", "xiangshe", lambda n: n.model == "term" and not n.field("Sense") and "《" not in n.field("Source")),
-    ("term-sense", "02-shihunli", lambda n: n.model == "term" and n.identity[2:] == ("主人", "1")),
-    ("term-reverse", "xiangshe", lambda n: n.model == "term_reverse" and "亦可答" in n.field("Sense")),
-    ("passage", "xiangshe", lambda n: n.model == "passage" and len(n.field("Passage")) > 20),
-    ("passage-reverse", "xiangshe", lambda n: n.model == "passage_reverse" and len(n.field("Passage")) > 20),
-    ("cloze", "xiangshe", lambda n: n.model == "cloze" and n.cards >= 2 and "::" in n.field("Text")),
-    ("stages", "xiangshe", lambda n: n.kind == "stages"),
-    ("steps", "xiangshe", lambda n: n.kind == "steps" and n.cards >= 4),
+# (picture name, specs, what the note must be) — one of each kind, chosen to show what it teaches;
+# the first of the specs that has such a note ("*": then every shipped spec)
+KINDS: list[tuple[str, tuple[str, ...], object]] = [
+    ("term", ("xiangshe",), lambda n: n.model == "term" and not n.field("Sense") and "《" not in n.field("Source")),
+    ("term-sense", ("02-shihunli",), lambda n: n.model == "term" and n.identity[2:] == ("主人", "1")),
+    # a gloss two terms share (聘禮: 祖 and 俶, both 始): the back names every term it accepts
+    (
+        "term-reverse",
+        ("xiangshe", "09-pinli", "*"),
+        lambda n: n.model == "term_reverse" and "亦可答" in n.field("Sense"),
+    ),
+    ("passage", ("xiangshe",), lambda n: n.model == "passage" and len(n.field("Passage")) > 20),
+    ("passage-reverse", ("xiangshe",), lambda n: n.model == "passage_reverse" and len(n.field("Passage")) > 20),
+    ("cloze", ("xiangshe",), lambda n: n.model == "cloze" and n.cards >= 2 and "::" in n.field("Text")),
+    ("stages", ("xiangshe",), lambda n: n.kind == "stages"),
+    ("steps", ("xiangshe",), lambda n: n.kind == "steps" and n.cards >= 4),
 ]
+# When no shipped spec has a kind's note: a plainer one, and a word for the README's caption.
+FALLBACKS: dict[str, tuple[str, object, str]] = {
+    "term-reverse": (
+        "xiangshe",
+        lambda n: n.model == "term_reverse",
+        "no shipped deck has a gloss two terms share: term-reverse-*.png show a plain 义→词 card; "
+        "say so in the README's caption",
+    ),
+}
 
 
 def render(notes: list[NoteData], folder: Path) -> list[tuple[NoteData, int, str, str]]:
@@ -82,17 +99,30 @@ def photograph(pages: list[tuple[Path, str]], width: int, *, night: bool = False
 def readme_pictures(out: Path, width: int) -> list[Path]:
     sources = Sources()
     plans: dict[str, list[NoteData]] = {}
-    chosen: list[tuple[str, NoteData]] = []
-    for name, stem, wanted in KINDS:
+
+    def plan(stem: str) -> list[NoteData]:
         if stem not in plans:
             plans[stem] = plan_deck(load_deckspec(DECKS / f"{stem}.yaml"), sources)
-        note = next(n for n in plans[stem] if wanted(n))  # type: ignore[operator]
+        return plans[stem]
+
+    chosen: list[tuple[str, NoteData]] = []
+    for name, stems, wanted in KINDS:
+        order = [s for s in stems if s != "*"] + ([p.stem for p in default_specs()] if "*" in stems else [])
+        note = next((n for stem in dict.fromkeys(order) for n in plan(stem) if wanted(n)), None)  # type: ignore[operator]
+        if note is None and name in FALLBACKS:
+            stem, plainer, word = FALLBACKS[name]
+            note = next((n for n in plan(stem) if plainer(n)), None)  # type: ignore[operator]
+            print(f"{name}: {word}", file=sys.stderr)
+        if note is None:
+            raise SystemExit(f"{name}: no note of this kind in {', '.join(order)}")
         chosen.append((name, note))
     pages = []
     with tempfile.TemporaryDirectory() as tmp:
         cards = render([n for _, n in chosen], Path(tmp))
         for name, note in chosen:
-            _, _, front, back = next(c for c in cards if c[0] is note)
+            mine = [c for c in cards if c[0] is note]
+            # an order note: its last card, which shows the items before the one it asks
+            _, _, front, back = mine[-1] if note.kind in ("stages", "steps") else mine[0]
             pages += [(out / f"{name}-front.png", front), (out / f"{name}-back.png", back)]
     photograph(pages, width)
     return [p for p, _ in pages]

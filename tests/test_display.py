@@ -4,6 +4,7 @@ to a reader as 「，」 in every card field, CSV/TSV cell and quiz question of 
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -80,3 +81,21 @@ def test_no_quiz_question_or_its_teaching_shows_an_internal_mark(book):
         assert not has_mark(repr(question.to_dict()) + repr(taught)), item.id
         marked += bool(item.passage and "【句】" in item.passage.passage.text)
     assert marked > 20  # questions about marked passages were asked
+
+
+def test_a_stage_lists_back_shows_the_modern_name_under_the_stage_not_the_name_again(packages):
+    backs = [n.field("Full") for n in packages["xiangshe.yaml"] if n.kind == "stages"]
+    pairs = [p for full in backs for p in re.findall(r'cname">([^<]+)</span><span class="full">([^<]+)<', full)]
+    assert pairs and all(not under.startswith(name) for name, under in pairs), pairs[:3]
+    assert ("速賔", "邀请宾客") in pairs
+
+
+def test_a_commentators_name_is_shown_once_before_his_words(packages):
+    rows = [
+        re.sub(r"<[^>]+>", "|", li)
+        for n in packages["xiangshe.yaml"]
+        if n.model in ("passage", "cloze")
+        for li in re.findall(r"<li>(.*?)</li>", n.field("Commentary"))
+    ]
+    named = [r for r in rows if "曰" in r[:16]]
+    assert named and not [r for r in named if re.match(r"\|([^|]+)\|\|?\1曰", r)], named[:3]

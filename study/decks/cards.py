@@ -55,7 +55,8 @@ def _unit_commentary(passage: Passage, units: list[Unit]) -> list[list[str]]:
     for s in passage.commentary:
         at = next((o for first, last, o in starts if first <= s.line <= last), total)
         k = next((i for i, b in enumerate(bounds) if at <= b), len(units) - 1)
-        out[k].append(span("who", s.speaker) + esc(s.text))
+        named = s.speaker and s.text.lstrip("○").startswith(s.speaker)  # 「敖君善曰…」 names its speaker itself
+        out[k].append(("" if named else span("who", s.speaker)) + esc(s.text))
     return out
 
 

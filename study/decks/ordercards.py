@@ -40,12 +40,13 @@ class _List:
     seq: Sequence_
     title: str
     labels: tuple[str, ...]  # on the front
-    details: tuple[str, ...]  # on the back: the full sentence or the modern name
+    details: tuple[str, ...]  # in words: the full sentence, or the name with its modern name
     chosen: frozenset[str]  # ids of the items the spec chose
     excerpt: bool = False  # a stage list of an excerpt (节选): part of the rite, no position is its own
+    under: tuple[str, ...] = ()  # on the back, under each label: the full sentence, or the modern name
 
     def item(self, i: int, escape=esc, *, full: bool = False) -> str:
-        detail = self.details[i] if full and self.details[i] != self.labels[i] else ""
+        detail = self.under[i] if full and self.under and self.under[i] != self.labels[i] else ""
         extra = f'<span class="full">{esc(detail)}</span>' if detail else ""
         return f'<span class="cname">{escape(self.labels[i])}</span>{extra}'
 
@@ -61,14 +62,16 @@ def _lists(selection: Selection, kind: str) -> Iterator[_List]:
                 details = tuple(f"{names[e.id]}（{e.modern}）" if e.modern else names[e.id] for e in seq.elements)
                 excerpt = c.document.excerpt
                 title = f"{c.rite.name}（节选）" if excerpt else c.rite.name
-                yield _List(c, seq, title, shown, details, chosen, excerpt)
+                modern = tuple(e.modern or "" for e in seq.elements)  # 速賔 / 邀请宾客, not 速賔 / 速賔（邀请宾客）
+                yield _List(c, seq, title, shown, details, chosen, excerpt, modern)
             continue
         for stage in c.stages:
             seq = step_sequence(c.rite, stage)
             if stage.name and len(seq.elements) >= 2:
                 texts = [e.text for e in seq.elements]
                 title = f"{c.rite.name} · {names.get(stage.id, stage.name)}"
-                yield _List(c, seq, title, tuple(labels(texts)), tuple(texts), frozenset(e.id for e in seq.elements))
+                chosen = frozenset(e.id for e in seq.elements)
+                yield _List(c, seq, title, tuple(labels(texts)), tuple(texts), chosen, under=tuple(texts))
 
 
 def _stage_of(lst: _List, i: int):
