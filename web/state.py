@@ -5,6 +5,7 @@ Built once per app (not at import time) and kept in ``app.extensions["study"]``.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import random
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from study.learn.classes import ClassStore
 from study.learn.db import check_current, make_engine, upgrade
 from study.learn.schedule import ReviewStore, make_scheduler
 from study.model import Document, Term
+from study.terms.reading import reading_in
 
 from .bookcache import cached
 
@@ -112,9 +114,19 @@ def _loaded(
         return documents, terms, build_catalog(documents, terms)
 
     if folder is None:
-        return build()
-    inputs = [Path(p) for p, _, _ in texts] + [Path(glossary[0]) if glossary else None]
-    return cached(Path(folder), inputs + [Path(p) for p, _, _ in read_with], build)
+        loaded = build()
+    else:
+        inputs = [Path(p) for p, _, _ in texts] + [Path(glossary[0]) if glossary else None]
+        loaded = cached(Path(folder), inputs + [Path(p) for p, _, _ in read_with], build)
+    # made now rather than in some learner's request: what a pinyin question reads with (pypinyin
+    # and the readings table, 0.4 s), the catalog's fact and shared-gloss indexes
+    reading_in("賔主")
+    loaded[2].facts, loaded[2].terms_sharing("")
+    # Millions of objects that live as long as the process: kept out of the garbage collector's
+    # full collections, each of which would otherwise walk them all (half a second, in the middle
+    # of some request; the first full one comes soon after the book is loaded from the cache).
+    gc.freeze()
+    return loaded
 
 
 def get_state() -> StudyState:
