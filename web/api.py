@@ -6,12 +6,13 @@ from __future__ import annotations
 import random
 
 from flask import Blueprint, abort, current_app, g, jsonify, request, session
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from study.learn.accounts import Learner, SignInError, UnknownClassError, WrongPasswordError
 from study.learn.agenda import WholeAgendaNeeded, day_start
 from study.learn.catalog import Catalog, Family, Kind, QuizItem
-from study.learn.db import now
+from study.learn.db import now, reading
 from study.learn.grading import RatingName
 from study.learn.progress import rite_progress
 from study.learn.quiz import AnswerError, Question, grade, present
@@ -30,10 +31,26 @@ RATINGS = tuple(RatingName)
 
 
 # --- the signed-in learner -------------------------------------------------------------------
+def reader() -> Connection:
+    """The request's one read connection (and read snapshot), for a request that only reads
+    (/api/next: the session, the agenda and an introduction), closed when the request ends."""
+    if "reader" not in g:
+        g.reader = reading(get_state().store.engine)
+    return g.reader
+
+
+@bp.teardown_app_request
+def _close_reader(_error: BaseException | None) -> None:
+    conn = g.pop("reader", None)
+    if conn is not None:
+        conn.close()
+
+
 def current_learner() -> Learner | None:
     """The learner whose open session the cookie holds (read once per request)."""
     if "learner" not in g:
-        g.learner = get_state().store.accounts.session_learner(session.get("sid"))
+        sid = session.get("sid")
+        g.learner = get_state().store.accounts.session_learner(sid, g.get("reader")) if sid else None
     return g.learner
 
 
@@ -166,14 +183,14 @@ def next_question(learner: Learner, rite: str | None, kind: str | None, stages: 
     catalog = _catalog(learner)
     items = catalog.select(rite=rite, family=kind, stages=stages)
     moment = now()
-    agenda = state.store.agenda(learner.id, moment, learner.zone)
+    agenda = state.store.agenda(learner.id, moment, learner.zone, conn=reader())
     facts = catalog.facts
     by_id = catalog.select_index(rite=rite, family=kind, stages=stages)
     new_limit = current_app.config["NEW_PER_DAY"]
     try:
         item = pick_next(items, agenda, new_limit=new_limit, facts=facts, by_id=by_id)
     except WholeAgendaNeeded:  # none of the most overdue cards fits the filter: read them all
-        agenda = state.store.agenda(learner.id, moment, learner.zone, whole=True)
+        agenda = state.store.agenda(learner.id, moment, learner.zone, whole=True, conn=reader())
         item = pick_next(items, agenda, new_limit=new_limit, facts=facts, by_id=by_id)
     if item is None:  # rare: only then are all the cards loaded, for the date of the next one
         known = state.store.cards(learner.id)
@@ -193,13 +210,14 @@ def next_question(learner: Learner, rite: str | None, kind: str | None, stages: 
         }
     # a new fact (no question about it answered yet, its introduction not read) is introduced first
     known_fact = item.id in agenda.seen or any(facts.get(i) == item.fact for i in agenda.seen)
-    if not known_fact and not state.store.introduced(learner.id, item.fact):
+    if not known_fact and not state.store.introduced(learner.id, item.fact, reader()):
         return {"item": _intro(learner, item, catalog)}
     return {"item": _public_item(learner, item, catalog, state.rng.getrandbits(48))}
 
 
 @bp.get("/next")
 def get_next():  # type: ignore[no-untyped-def]
+    reader()  # the session is read on it too
     learner = _signed_in()
     rite, kind, stages = _filters(_catalog(learner))
     return jsonify(next_question(learner, rite, kind, stages))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -193,12 +194,13 @@ class Accounts:
             )
         return token
 
-    def session_learner(self, token: object) -> Learner | None:
-        """The learner whose session ``token`` is, while that session is open (one query)."""
+    def session_learner(self, token: object, conn: Connection | None = None) -> Learner | None:
+        """The learner whose session ``token`` is, while that session is open (one query; on
+        ``conn`` when given, e.g. a request's one read connection)."""
         if not isinstance(token, str) or not 20 <= len(token) <= 100:
             return None
-        with reading(self.engine) as conn:
-            row = conn.execute(_BY_SESSION, {"token_hash": _hash_token(token)}).first()
+        with nullcontext(conn) if conn is not None else reading(self.engine) as c:
+            row = c.execute(_BY_SESSION, {"token_hash": _hash_token(token)}).first()
         return _learner(row) if row else None
 
     def close_session(self, token: object) -> None:

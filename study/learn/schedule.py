@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
@@ -278,27 +279,33 @@ class ReviewStore:
             r.item_id: CardRow(r.item_id, fsrs.Card.from_json(r.card_json), r.due, r.reps, r.created_at) for r in rows
         }
 
-    def agenda(self, learner_id: int, now: datetime, zone: tzinfo = DEFAULT_ZONE, *, whole: bool = False) -> Agenda:
+    def agenda(
+        self,
+        learner_id: int,
+        now: datetime,
+        zone: tzinfo = DEFAULT_ZONE,
+        *,
+        whole: bool = False,
+        conn: Connection | None = None,
+    ) -> Agenda:
         """The learner's :class:`Agenda` in two queries (ids as strings, and the due cards)
         instead of loading and parsing every card as :meth:`cards` does.
 
         Unless ``whole``, only the :data:`DUE_FIRST` most overdue cards are read (``due_cut`` says
         whether there were more): the next item is almost always among them, and a learner
         back after weeks may have thousands due. :func:`pick_next` on a cut agenda says when it
-        needs the whole one."""
-        with reading(self.engine) as conn:
-            ids, created, reviewed = conn.execute(
-                _SEEN, {"learner_id": learner_id, "start": day_start(now, zone)}
-            ).one()
-            due = conn.execute(_DUE if whole else _DUE_FIRST, {"learner_id": learner_id, "now": now}).all()
+        needs the whole one. On ``conn`` when given (a request's one read connection)."""
+        with nullcontext(conn) if conn is not None else reading(self.engine) as c:
+            ids, created, reviewed = c.execute(_SEEN, {"learner_id": learner_id, "start": day_start(now, zone)}).one()
+            due = c.execute(_DUE if whole else _DUE_FIRST, {"learner_id": learner_id, "now": now}).all()
         created_today = _split(created)
         cut = not whole and len(due) == DUE_FIRST
         return Agenda(_split(ids), dict(due), len(created_today), created_today, _split(reviewed), due_cut=cut)  # type: ignore[arg-type]
 
-    def introduced(self, learner_id: int, fact: str) -> bool:
+    def introduced(self, learner_id: int, fact: str, conn: Connection | None = None) -> bool:
         """Whether the learner has read the introduction of ``fact``."""
-        with reading(self.engine) as conn:
-            return conn.execute(_INTRODUCED, {"learner_id": learner_id, "fact": fact}).first() is not None
+        with nullcontext(conn) if conn is not None else reading(self.engine) as c:
+            return c.execute(_INTRODUCED, {"learner_id": learner_id, "fact": fact}).first() is not None
 
     def logs(self, learner_id: int) -> list[sa.Row]:
         with reading(self.engine) as conn:
