@@ -4,6 +4,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+import yaml
 from anki.collection import Collection, ImportAnkiPackageRequest
 from click.testing import CliRunner
 
@@ -73,7 +74,7 @@ def test_sign_up_and_log_in_refuse_bad_input(client):
     assert r.status_code == 400 and "8" in r.get_data(as_text=True)
     Teacher(client, "乙老师")
     r = client.post("/teacher/signup", data={"name": "乙老师", "password": "another-pass", "csrf_token": token})
-    assert r.status_code == 400 and "taken" in r.get_data(as_text=True)
+    assert r.status_code == 400 and "「乙老师」这个名字已有人用了" in r.get_data(as_text=True)
     r = client.post("/teacher/login", data={"name": "乙老师", "password": "wrong-pass", "csrf_token": token})
     assert r.status_code == 400
     assert client.post("/teacher/login", data={"name": "乙老师", "password": "secret123"}).status_code == 403  # no CSRF
@@ -207,36 +208,87 @@ def test_only_the_classs_teacher_sees_its_report(app, client):
 
 
 @pytest.mark.parametrize(
-    ("fields", "expected"),
+    ("fields", "zh", "en"),
     [
-        ({"csv": "射位,射者所立之位,shè wèi,place,extra"}, "row 1: expected 2 to 4 columns"),
-        ({"csv": "射位,射者所立之位\n,空词\n"}, "row 2: the term is empty"),
-        ({"csv": "射位,<script>alert(1)</script>"}, "row 1: markup such as &lt;tags&gt; is not allowed"),
-        ({"csv": "".join(f"词{n},义{n}\n" for n in range(10000))}, "10000 rows: a list has at most 300 rows"),
-        ({"term_2": "<b>粗</b>", "gloss_2": "x"}, "row 2: markup"),
-        ({"csv": "射位,射者所立之位,sh<e>,place"}, "row 1:"),
-        ({"csv": "射位,射者所立之位,,vegetable"}, "unknown category 'vegetable'"),
+        (
+            {"csv": "射位,射者所立之位,shè wèi,place,extra"},
+            "第 1 行：应有 2 到 4 列",
+            "Row 1: expected 2 to 4 columns",
+        ),
+        ({"csv": "射位,射者所立之位\n,空词\n"}, "第 2 行：词语是空的", "Row 2: the term is empty"),
+        (
+            {"csv": "射位,<script>alert(1)</script>"},
+            "第 1 行：不能含有 &lt;标记&gt;",
+            "Row 1: markup such as &lt;tags&gt; is not allowed",
+        ),
+        (
+            {"csv": "".join(f"词{n},义{n}\n" for n in range(10000))},
+            "共 10000 行：一次最多 300 行",
+            "10000 rows: a list has at most 300 rows",
+        ),
+        ({"term_2": "<b>粗</b>", "gloss_2": "x"}, "第 2 行：不能含有", "Row 2: markup"),
+        ({"csv": "射位,射者所立之位,sh<e>,place"}, "第 1 行：", "Row 1:"),
+        (
+            {"csv": "射位,射者所立之位,,vegetable"},
+            "没有「vegetable」这个类别（可用：器皿、器物、服饰",
+            "unknown category 'vegetable' (one of vessel (器皿), implement (器物)",
+        ),
     ],
 )
-def test_a_bad_term_list_names_each_bad_row_and_saves_nothing(app, client, fields, expected):
+def test_a_bad_term_list_names_each_bad_row_and_saves_nothing(app, client, fields, zh, en):
     teacher = Teacher(client)
     class_id, _ = teacher.new_class()
-    r = teacher.deck("assign", class_id=str(class_id), **fields)
-    assert r.status_code == 400
-    html = r.get_data(as_text=True)
-    assert expected in html.replace("&#39;", "'")
-    assert "<script>alert" not in html and "<b>粗</b>" not in html
+    for path, expected in (("/teacher/deck", zh), ("/teacher/deck?lang=en", en)):
+        r = teacher.post(path, {**FORM, "action": "assign", "class_id": str(class_id), **fields})
+        assert r.status_code == 400
+        html = r.get_data(as_text=True)
+        assert expected in html.replace("&#39;", "'")
+        assert "<script>alert" not in html and "<b>粗</b>" not in html
     assert app.extensions["study"].classes.assignment(class_id) is None  # nothing saved half
+
+
+def test_a_pasted_term_list_takes_the_category_names_the_cards_show(client):
+    """器物 as the cards show it, 服飾 in traditional characters, the English key in any case."""
+    teacher = Teacher(client)
+    pasted = "词语,释义,拼音,类别\n乏,获者所蔽,fá,器物\n中庭,堂下之中,,處所\n韋當,以韋為之,,Garment\n"
+    r = teacher.deck("yaml", csv=pasted)
+    assert r.status_code == 200, r.get_data(as_text=True)[:500]
+    extra = {e["term"]: e.get("category") for e in yaml.safe_load(r.data)["terms"]["extra"]}
+    assert extra == {"射位": "place", "乏": "implement", "中庭": "place", "韋當": "garment"}
+    again = teacher.deck("yaml", csv="射位,射者所立之位")  # the table's row once more
+    assert again.status_code == 400 and "「射位」重复了" in again.get_data(as_text=True)
+
+
+def test_the_deck_builder_names_every_category_in_chinese(client):
+    teacher = Teacher(client)
+    html = teacher.client.get("/teacher/deck").get_data(as_text=True)
+    options = re.findall(r'<option value="(\w+)" >([^<]+)</option>', html)
+    shown = dict(options)
+    assert shown["vessel"] == "器皿" and shown["implement"] == "器物" and shown["other"] == "其他"
+    assert not re.search(r">(vessel|implement|garment|action|place|role|measure|other)<", html)
 
 
 def test_a_bad_choice_is_reported_not_built(client):
     teacher = Teacher(client)
     r = teacher.post("/teacher/deck", {**FORM, "rite": "nowhere|无", "action": "apkg"})
-    assert r.status_code == 400 and "choose a text and a rite" in r.get_data(as_text=True)
+    assert r.status_code == 400 and "请选择文本和礼" in r.get_data(as_text=True)
+    r = teacher.post("/teacher/deck?lang=en", {**FORM, "rite": "nowhere|无", "action": "apkg"})
+    assert r.status_code == 400 and "Choose a text and a rite" in r.get_data(as_text=True)
     r = teacher.post("/teacher/deck", {**FORM, "limit": "-3", "action": "apkg"})
-    assert r.status_code == 400
+    assert r.status_code == 400 and "词语数量应为 1 到 2000 之间的数" in r.get_data(as_text=True)
     r = teacher.post("/teacher/deck", {**FORM, "action": "explode"})
-    assert r.status_code == 400
+    assert r.status_code == 400 and "未知的操作" in r.get_data(as_text=True)
+
+
+def test_a_teachers_account_errors_are_in_chinese_first(client):
+    token = client.get("/api/session").get_json()["csrf_token"]
+    r = client.post("/teacher/signup", data={"name": "周老师", "password": "short", "csrf_token": token})
+    assert r.status_code == 400 and "密码为 8 到 200 个字符" in r.get_data(as_text=True)
+    Teacher(client)
+    r = client.post("/teacher/signup?lang=en", data={"name": "周老师", "password": "secret123", "csrf_token": token})
+    assert r.status_code == 400 and "The name 「周老师」 is taken" in r.get_data(as_text=True)
+    r = Teacher(client, signup=False).post("/teacher/classes", {"name": "<b>班</b>"})
+    assert r.status_code == 400 and "班级名称为 1 到 100 个字符" in r.get_data(as_text=True)
 
 
 def test_teacher_pages_set_the_csp_and_carry_no_inline_script_or_style(client):

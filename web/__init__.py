@@ -18,6 +18,7 @@ from study.paths import default_text_paths
 
 from . import api, pages, ratelimit, script, teacher
 from .i18n import t
+from .messages import localize
 from .security import check_csrf, csrf_token, harden, limit_body, secret_key, secure_headers
 from .state import init_state
 
@@ -85,9 +86,10 @@ def _errors(app: Flask) -> None:
     @app.errorhandler(StudyError)
     def study_error(e: StudyError):  # type: ignore[no-untyped-def]
         code = 404 if isinstance(e, UnknownClassError) else 400
+        message = localize(str(e))  # study/ says it in English; the interface in its language
         if wants_json():
-            return jsonify(error=str(e)), code
-        return render_template("error.html", message=str(e), code=code), code
+            return jsonify(error=message), code
+        return render_template("error.html", message=message, code=code), code
 
     @app.errorhandler(DBAPIError)
     def database_down(e: DBAPIError):  # type: ignore[no-untyped-def]

@@ -25,7 +25,8 @@ from study.learn.report import class_report, report_csv
 from study.model import CATEGORIES
 
 from .buildslot import build_slot
-from .i18n import t
+from .i18n import category, t
+from .messages import localize, say, term_list_errors
 from .ratelimit import rate_limited
 from .state import get_state
 
@@ -68,7 +69,7 @@ def signup():  # type: ignore[no-untyped-def]
     try:
         teacher = get_state().classes.sign_up(request.form.get("name", ""), request.form.get("password", ""), now())
     except AccountError as e:
-        return render_template("teacher/home.html", teacher=None, rooms=[], error=str(e)), 400
+        return render_template("teacher/home.html", teacher=None, rooms=[], error=localize(str(e))), 400
     session["teacher_id"] = teacher.id
     return redirect(url_for("teacher.home"))
 
@@ -167,7 +168,7 @@ def _form_page(form: MultiDict, *, errors: list[str] | None = None, previews=Non
             rites=_rites(),
             form=form,
             kinds=KINDS,
-            categories=CATEGORIES,
+            categories=[(c, category(c)) for c in CATEGORIES],
             rows=range(1, TABLE_ROWS + 1),
             errors=errors or [],
             previews=previews or [],
@@ -216,16 +217,16 @@ def _deck_post():  # type: ignore[no-untyped-def]
     form = request.form
     action = form.get("action", "preview")
     if action not in ACTIONS:
-        abort(400, description="unknown action")
+        abort(400, description=say("unknown_action"))
     try:
         choice = _choice(form)
         text = spec_yaml(choice)
         spec = spec_from_yaml(text)
         notes = plan_deck(spec)
     except TermListError as e:
-        return _form_page(form, errors=[f"{t('own_terms')}: {line}" for line in str(e).splitlines()], status=400)
-    except DeckSpecError as e:
-        return _form_page(form, errors=str(e).splitlines(), status=400)
+        return _form_page(form, errors=[f"{t('own_terms')}: {line}" for line in term_list_errors(e)], status=400)
+    except DeckSpecError as e:  # a spec made from the form: its line numbers mean nothing to the teacher
+        return _form_page(form, errors=[localize(message) for _, message in e.problems], status=400)
     stem = "".join(ch for ch in choice.name if ch.isalnum() or ch in "-_·") or "deck"
     if action == "preview":
         seen, previews = set(), []
