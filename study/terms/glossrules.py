@@ -100,3 +100,63 @@ def headword(head: str, gloss: str) -> bool:
     if gloss.startswith("为"):  # 「…，为已将先取矢而揖也」: a purpose, not a meaning
         return False
     return len(head) <= 2 or len(content) >= (2 if len(head) >= 4 else 1)
+
+
+# --- what no formula reading can tell from a gloss: checks on a headword and its definiens ------
+# (normalised text; found on the whole book's taught glosses, tests/data/gold/taught_review.tsv)
+
+# A book or a section of one: 「傳曰父必三年」「小記曰妾母」「爾雅曰笙小者」 is a quotation formula.
+BOOKS = {
+    "传",
+    "经",
+    "记",
+    "小记",
+    "尔雅",
+    "诗",
+    "书",
+    "易",
+    "说文",
+    "檀弓",
+    "郊特牲",
+    "春秋",
+    "周礼",
+    "礼记",
+    "注",
+    "疏",
+}
+# Persons and offices of the rites beyond the lexicon's roles: who does an act.
+PERSONS = {"宰夫", "宰", "壻", "婿", "妇", "夫", "主妇", "诸公", "公", "宾", "有司", "司士", "膳夫", "小臣", "擯者"}
+DIRECTIONS = set("东西南北")
+NEGATIONS = set("不无弗未非勿毋")
+# A definiens never ends on a negation, a question or 言 (「經不曰…」「何歟曰…」: fragments).
+QUESTION = NEGATIONS | set("欤与邪耶")  # before 曰 a definiens may end on 之 (「以治之曰脩」)
+FRAGMENT_END = QUESTION | set("言而之其以于为")
+
+
+def person(text: str) -> bool:
+    return text in PERSONS or category_of(text) == "role"
+
+
+def unsound(head: str, gloss: str, act: bool, *, quoted: bool = False) -> str:
+    """Why a headword and its definiens (normalised) are not a word and its meaning ('' if
+    nothing is wrong). ``act``: the headword is an act of the text (lexicon action); ``quoted``:
+    the definiens stands before 曰 (Y曰X), where a book's name opens a quotation."""
+    if quoted and gloss in BOOKS:
+        return "book"  # 「傳曰父必三年」: the book being quoted
+    if gloss[-1] in (QUESTION if quoted else FRAGMENT_END) or gloss[0] == "言" and len(gloss) == 2:
+        return "fragment"  # 「經不曰…」; 「保言守也」 (言 'means', not a word of the gloss)
+    if len(head) == 2 and head[1] == "面" and head[0] in DIRECTIONS and not set(gloss) & DIRECTIONS:
+        return "faced"  # 「北面向君也」: what is faced in that place, not what 北面 means
+    if act and person(gloss):
+        return "agent"  # 「薦兩豆者宰夫也」「揖婦者壻也」: who does it
+    if len(gloss) == 2 and gloss[0] in "献告" and person(gloss[1:]):
+        return "occasion"  # 「獻公曰象觚」「告賔曰主人」: when it is said, not what it means
+    if len(gloss) == 1 and gloss in DIRECTIONS and not set(head) & DIRECTIONS:
+        return "position"  # 「脯栗南也」: where a thing lies
+    if len(head) >= 2 and head[-1] in "一二三四五六七八九十" and not set(gloss) & set("一二三四五六七八九十"):
+        return "count"  # 「鼎九牛也羊也豕也」: an enumeration
+    if head and len(head) <= 2 and head[-1] in DIRECTIONS | set("左右") and person(gloss):
+        return "who-there"  # 「門東諸公也」: who stands there
+    if len(head) == 1 and len(gloss) == 2 and head in "卒既" and gloss[1] in "毕终":
+        return "boundary"  # 「卒讀畢也」: the word is 卒讀 (finished reading), glossed 畢
+    return ""

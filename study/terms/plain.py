@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..text.commentary import commentators
 from ..text.normalize import normalize
-from .glossrules import Context
+from .glossrules import Context, unsound
 from .lexicon import category_of
 
 # Characters that cannot open or close a headword (normalised forms).
@@ -234,7 +234,8 @@ def _yue(norm: str, start: int, end: int, ctx: Context) -> Iterator[tuple[int, i
             or re.match(r"^.{1,8}?(曰|谓之)", tail) is not None
             or _opens_word(tail, ctx)  # 「炊黍稷曰饎饎爨在堂」: the next word of the text follows
         )
-        if x and closes and 1 <= len(y) <= 8 and head_ok(x) and gloss_ok(y) and not y.endswith(SPEECH):
+        sound = not unsound(x, y, has_act(x), quoted=True) if x and y else False
+        if x and closes and 1 <= len(y) <= 8 and head_ok(x) and gloss_ok(y) and not y.endswith(SPEECH) and sound:
             if category_of(y) != "role" and (y + m.group(0) + x) not in ctx.classical:
                 yield y_from, at, after, after + len(x), "yue" if m.group(0) == "曰" else "weizhi"
                 y_start = after + len(x)
@@ -410,6 +411,8 @@ def _inside_longer(head: str, after: str, ctx: Context) -> bool:
 
 def _good(head: str, gloss: str, marker: str, closed: bool, ctx: Context, where: int) -> bool:
     if not (head_ok(head) and gloss_ok(gloss)) or gloss == head or not gloss or refers(head, gloss):
+        return False
+    if unsound(head, gloss, has_act(head)):
         return False
     if len(head) >= 3 and has_act(head) and set(head) & set(gloss) and re.search("[于於]", gloss):
         return False  # 「出迎鼎迎于廟門外」: the act of the text told with its place, narration
