@@ -45,6 +45,8 @@ class Curated:
     terms: tuple[CuratedTerm, ...] = ()
     exclude: frozenset[str] = frozenset()  # normalised headwords
     path: str = CURATED_FILE
+    # One commentary gloss a teacher found wrong: (normalised headword, file, line).
+    dropped: frozenset[tuple[str, str, int]] = frozenset()
 
 
 def parse_curated(text: str, path: str) -> Curated:
@@ -107,12 +109,27 @@ def parse_curated(text: str, path: str) -> Curated:
         rites, pattern = _where(entry.get("where"), term, doc.line(*at, "where"), problems)
         terms.append(CuratedTerm(term.strip(), str(category), tuple(glosses), reading, doc.line(*at), rites, pattern))
     exclude = data.get("exclude") or []
-    if not isinstance(exclude, list) or not all(isinstance(x, str) for x in exclude):
+    if not isinstance(exclude, list):
         problems.append((doc.line("exclude"), "exclude must be a list of headwords"))
         exclude = []
+    dropped = [_dropped(x, doc.line("exclude", i), problems) for i, x in enumerate(exclude) if not isinstance(x, str)]
+    headwords = frozenset(normalize(x) for x in exclude if isinstance(x, str))
     if problems:
         raise GlossaryError.many(problems, path=path)
-    return Curated(tuple(terms), frozenset(normalize(x) for x in exclude), path)
+    return Curated(tuple(terms), headwords, path, frozenset(d for d in dropped if d))
+
+
+def _dropped(raw: object, line: int | None, problems: list[tuple[int | None, str]]) -> tuple[str, str, int] | None:
+    """``{term: 嘏, source: KR1d0044_015.txt:272, reason: …}``: the gloss of that headword read at
+    that line is wrong (a teacher's one-line reason required)."""
+    ok = isinstance(raw, dict) and all(
+        isinstance(raw.get(k), str) and raw[k].strip() for k in ("term", "source", "reason")
+    )
+    m = re.fullmatch(r"(\S+\.txt):(\d+)", str(raw.get("source", "")).strip()) if ok and isinstance(raw, dict) else None
+    if not (ok and m and isinstance(raw, dict)):
+        problems.append((line, "exclude: an entry is a headword or {term, source: FILE:LINE, reason}"))
+        return None
+    return normalize(str(raw["term"]).strip()), m[1], int(m[2])
 
 
 def _where(
@@ -271,7 +288,7 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
     order: dict[str, tuple[int, int]] = {}
     for d_index, doc in enumerate(documents):
         for g in _extracted(doc):
-            if not (g.taught or withheld):
+            if not (g.taught or withheld) or (normalize(g.context), g.file, g.line) in curated.dropped:
                 continue
             norm = normalize(g.context)
             by_term[norm].append(g)
