@@ -238,3 +238,13 @@ def test_terms_rite_filter_and_csv():
     assert all(r[8] == "" for r in rows[1:] if r[7] == "yes" and r[6].startswith("《"))
     bad = CliRunner().invoke(cli, ["terms", str(TEXTS / XIANGSHE), "--rite", "士冠礼"])
     assert bad.exit_code == 1 and "unknown rite '士冠礼'" in bad.output
+
+
+def test_a_commentator_named_after_a_gloss_does_not_speak_it():
+    """「…徵召也賈洺州謂昨日正行飲酒…」 (卷三 鄉飲酒禮): 徵 = 召 is 蔡德晉's own gloss; the name
+    that follows opens 賈洺州's words."""
+    from study.build import load_document
+
+    doc = load_document(TEXTS / "KR1d0044_003.txt")
+    found = [g for g in extract_glosses(doc) if g.context == "徵" and g.gloss == "召"]
+    assert [(g.speaker, g.line) for g in found] == [("蔡德晉", 487)]

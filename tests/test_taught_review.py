@@ -41,7 +41,9 @@ def taught() -> set[tuple[str, int, str, str]]:
 def test_the_review_read_every_gloss_taught_before_it():
     rows = _review()
     wrong = [k for k, (verdict, _) in rows.items() if verdict == "wrong"]
-    assert len(rows) == 589 and len(wrong) == 50  # precision of what was taught: 539/589 = 0.915
+    # The review found 50 wrong (539/589 = 0.915); one of them, 徵 = 召 (003:487), was a right gloss
+    # credited to the wrong speaker, since fixed in the extractor and marked right.
+    assert len(rows) == 589 and len(wrong) == 49
 
 
 def test_no_gloss_the_review_found_wrong_is_taught(taught):

@@ -377,7 +377,11 @@ def extract_glosses(doc: Document) -> list[Gloss]:
             reader, _, path = rule.partition(":")
             path = f"intro-{path}" if ctx.intro else path
             rule = f"{reader}:{formula}:{path}:{size_class(term, gloss)}"
-            inline = re.search(r"(" + "|".join(commentators()) + r")谓", normalize(text[at : at + 12]))
+            # A name between the term and its gloss speaks it (「詩鄭康成謂承也」); a name after the
+            # gloss (「徵召也賈洺州謂…」) opens the next speaker's words.
+            said = text.find(gloss, at + len(term))
+            before_gloss = text[at : said if said >= 0 else at + len(term)]
+            inline = re.search(r"(" + "|".join(commentators()) + r")谓", normalize(before_gloss))
             out.append(
                 Gloss(
                     gloss=gloss,
