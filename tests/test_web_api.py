@@ -289,6 +289,29 @@ def test_a_retried_answer_with_the_same_answer_id_counts_once(app, api):
     assert bad.status_code == 400
 
 
+def test_a_replayed_token_under_a_new_answer_id_rolls_back_and_gets_the_first_result(app, api):
+    """The usual answer reads nothing first: a second answer to the same question token fails on
+    the log's unique key, its whole transaction (card and log) rolls back, the first result comes
+    back; a retry that can no longer be graded (the token tampered with, the item unknown) still
+    gets the first result of its answer id."""
+    item = api.question(kind="vocab")
+    question = shown(app, item)
+    body = {"item_id": item["id"], "answer": question.accepted[0], "answer_id": "b-1", "token": item["token"]}
+    first = api.client.post("/api/answer", json=body, headers=api.headers).get_json()
+    store = app.extensions["study"].store
+    card = store.cards(1)[item["id"]]
+    wrong = next(o for o in item["options"] if o not in question.accepted)
+    replay = api.client.post("/api/answer", json=body | {"answer_id": "b-2", "answer": wrong}, headers=api.headers)
+    assert replay.status_code == 200 and replay.get_json() == first
+    for broken in ({"token": item["token"][:-2] + "xx"}, {"item_id": "vocab:nothing:t2g"}, {"token": None}):
+        again = api.client.post("/api/answer", json=body | broken, headers=api.headers)
+        assert again.status_code == 200 and again.get_json() == first
+    assert [log.answer_id for log in store.logs(1)] == ["b-1"]
+    assert store.cards(1)[item["id"]] == card  # the rolled-back review left the card as it was
+    unknown = api.client.post("/api/answer", json=body | {"answer_id": "b-3", "token": None}, headers=api.headers)
+    assert unknown.status_code == 409
+
+
 def test_passages_are_asked_both_ways_and_as_cloze(app, api):
     seen_directions = set()
     for _ in range(8):
