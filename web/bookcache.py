@@ -4,7 +4,8 @@ instance folder and every later app (each gunicorn worker, each restart) loads i
 second.
 
 The file's name is a digest of everything the result depends on: the bytes of every file read
-(texts, manifests, glossaries), the bytes of the ``study`` package (code and data), the Python
+(texts, manifests, glossaries), the bytes of the ``study`` package (code and data) and of the
+modules that put the parts together (web/state.py, this one), the Python
 version and the versions of the libraries the texts are read with. A changed byte anywhere gives
 a new name, so a stale file is never read; older files are removed when a new one is written.
 The file is written atomically (:mod:`study.atomic`); one that cannot be read is rebuilt. The
@@ -48,8 +49,10 @@ def code_version() -> str:
         except metadata.PackageNotFoundError:
             h.update(f"{name}=-".encode())
     root = Path(study.__file__).parent
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        h.update(str(path.relative_to(root)).encode() + b"\0")
+    here = Path(__file__).parent
+    code = sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    for path in [*code, here / "state.py", here / "bookcache.py"]:  # and what puts the parts together
+        h.update(str(path.relative_to(root.parent)).encode() + b"\0")
         h.update(path.read_bytes())
     return h.hexdigest()
 
