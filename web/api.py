@@ -130,7 +130,10 @@ def delete_session():  # type: ignore[no-untyped-def]
 
 # --- what to study ---------------------------------------------------------------------------
 def _catalog(learner: Learner) -> Catalog:
-    return get_state().catalog_for(learner.class_id)
+    """What the learner studies (their class's assignment, read once per request)."""
+    if "catalog" not in g or g.catalog_of != learner.class_id:
+        g.catalog, g.catalog_of = get_state().catalog_for(learner.class_id), learner.class_id
+    return g.catalog
 
 
 def _filters(catalog: Catalog) -> tuple[str | None, str | None, frozenset[str] | None]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
@@ -34,7 +35,13 @@ class Shown:
 
 
 def _serializer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=SALT)
+    return _serializer_for(current_app.config["SECRET_KEY"])
+
+
+@lru_cache(maxsize=8)
+def _serializer_for(secret_key: str) -> URLSafeTimedSerializer:
+    """One serializer per key (made once: each question and answer signs or reads a token)."""
+    return URLSafeTimedSerializer(secret_key, salt=SALT)
 
 
 def issue(learner_id: int, item_id: str, seed: int) -> str:
