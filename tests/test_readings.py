@@ -17,7 +17,7 @@ from study.yamlsrc import load_yaml
 from tests.conftest import DATA
 
 DEV_FLOOR = 1.0  # 卷一–八: the rows whose failures the table was corrected on
-HELD_OUT_FLOOR = 0.95  # 卷九–十七: never looked at row by row; what the table reaches today
+HELD_OUT_FLOOR = 0.96  # 卷九–十七: never looked at row by row; what the table reaches today
 TARGET = 0.99  # issue 11
 
 
@@ -86,6 +86,10 @@ def test_a_second_reading_the_references_allow_is_accepted_not_shown():
     assert readings_in("挾", "搢三挾一个") == ("xié", "jiā")
     assert reading_in("挾", "搢三挾一个") == "xié"
     assert readings_in("酢", "東南面酢主人") == ("zuò",)
+    assert readings_in("會", "祝命佐食啓會") == ("kuài", "huì")
+    assert readings_in("散", "序進酌散交于楹") == ("sǎn", "sàn")
+    assert readings_in("被錫", "主婦被錫衣侈袂") == ("bì tì", "bì xī", "pī tì", "pī xī")
+    assert readings_in("佐食", "祝命佐食") == ("zuǒ sì", "zuǒ shí")
 
 
 @pytest.mark.parametrize(
@@ -138,6 +142,15 @@ def test_polyphones_take_their_classical_reading_in_context(word, context, readi
         ("舍", "舍奠于學", "shì"),
         ("長", "腸三胃三長皆及俎拒", "cháng"),
         ("鬠", "鬠用組", "kuò"),
+        ("會", "祝命佐食啓會佐食許諾", "kuài"),
+        ("會", "賓卒食會飯三飲", "huì"),
+        ("乘車", "陳明器于乘車之西", "shèng chē"),
+        ("嘏", "祭酒啐酒進聽嘏", "gǔ"),
+        ("哨壺", "某有枉矢哨壺請以樂賓", "qiào hú"),
+        ("焞", "楚焞置于燋在龜東", "tūn"),
+        ("勒", "誓將帥勒士卒陳", "lè"),
+        ("賈", "命市納賈察民之所好惡", "jià"),
+        ("賈", "賈人西面坐啟櫝", "gǔ"),
     ],
 )
 def test_the_held_out_chapters_vocabulary_takes_its_classical_reading(word, context, reading):
