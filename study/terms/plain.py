@@ -193,7 +193,7 @@ def _clauses(norm: str, intro: bool = False) -> Iterator[tuple[int, int, bool, s
         if end < start:
             continue
         if end > start:
-            yield start, end, norm[end] == "也", speaker
+            yield start, end, norm[end : end + 1] == "也", speaker
         if who is not None:
             speaker = who
         start = nxt

@@ -12,9 +12,6 @@ from ..model import Segment
 from .normalize import normalize
 
 SEPARATOR = "\u3000"  # a full-width space separates independent notes inside one 【…】
-# A new commentator's words begin after a sentence end, a closing quote or a final particle
-# (the last for texts without punctuation, e.g. 「…之仪也髙紫超曰士虞礼…」).
-_BOUNDARY_BEFORE = "。；」』】也矣焉耳"
 
 
 @lru_cache(maxsize=1)
@@ -58,9 +55,12 @@ def split_commentary(
             continue
         norm = normalize(part)
         cuts = [0, *(i for i, ch in enumerate(part) if ch == NEW_NOTE and i > 0)]
+        # A commentator's words end where another's NAME曰 opens, wherever it stands: after a
+        # sentence end (「…之仪也髙紫超曰…」) or not (「…此詳之敖君善曰賔不言…」, the book's
+        # unpunctuated notes). A name right after ○ opens the note the ○ already cuts.
         for m in _speaker_re().finditer(norm):
             start = m.start()
-            if start > 0 and m.group(2) == "曰" and norm[start - 1] in _BOUNDARY_BEFORE:
+            if m.group(2) == "曰" and norm[:start].rstrip()[-1:] not in ("", NEW_NOTE):
                 cuts.append(start)
         cuts = sorted(set(cuts))
         cuts.append(len(part))
