@@ -420,3 +420,69 @@ def test_two_tabs_answer_their_own_shuffles_and_a_replayed_answer_counts_once(li
     logs = app.extensions["study"].store.logs(1)
     assert [log.item_id for log in logs] == [first["id"], first["id"]]
     assert app.extensions["study"].store.cards(1)[first["id"]].reps == 2
+
+
+@pytest.fixture
+def book_app(tmp_path: Path) -> Iterator[tuple[object, str]]:
+    """The real app on one chapter of the book (traditional characters: 鄉射禮)."""
+    from study.paths import texts_dir
+
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "browser-test",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'study.sqlite'}",
+            "RANDOM_SEED": 7,
+            "FSRS_FUZZING": False,
+            "TEXTS": [str(texts_dir() / "KR1d0044_004.txt")],
+        }
+    )
+    with serving(app) as base:
+        yield app, base
+
+
+def test_the_simplified_display_converts_the_page_and_answers_still_count(book_app, browser) -> None:  # type: ignore[no-untyped-def]
+    """简体 converts what the page shows with the app's own table, stays on across pages in this
+    browser, leaves what is submitted alone (the answer is graded right), and 原文 turns it off."""
+    app, base = book_app
+    page = browser(PHONE)
+    _sign_up(page, base)
+    page.wait_for_url(base + "/")
+    table = page.context.request.get(base + "/script/t2s.json").json()
+
+    def simplified(text: str) -> str:
+        return "".join(table.get(ch, ch) for ch in text)
+
+    intro = _item(page, lambda: page.goto(base + "/quiz?kind=vocab"))
+    assert intro["kind"] == "intro"
+    passage = page.locator(".teaching").inner_text()  # the glosses and the example in its passage
+    assert simplified(passage) != passage, "the introduction should hold a character 简体 changes"
+    toggle = page.locator("#script-toggle")
+    assert toggle.inner_text() == "简体" and toggle.get_attribute("aria-pressed") == "false"
+
+    again = _item(page, lambda: toggle.click())  # the page reloads and asks /api/next again
+    assert again["fact"] == intro["fact"] and again["kind"] == "intro"
+    page.wait_for_function("want => document.querySelector('.teaching').innerText === want", arg=simplified(passage))
+    assert page.locator("#script-toggle").inner_text() == "原文"
+    assert page.locator("#script-toggle").get_attribute("aria-pressed") == "true"
+    assert page.locator(".teaching .term").inner_text() == simplified(intro["intro"]["term"])
+
+    # the question is answered on the converted page: what is sent is the app's own option
+    item = _item(page, lambda: page.click("#intro-done"))
+    question = shown(app, item)
+    key = str(list(question.options).index(question.accepted[0]) + 1)
+    page.keyboard.press(key)
+    result = _submit_and_read(page, lambda: page.keyboard.press("Enter"))
+    assert result["correct"] is True
+
+    # another page of the app is converted too, and 原文 turns it off again
+    page.goto(base + "/progress")
+    page.wait_for_selector("#script-toggle")
+    assert page.locator("#script-toggle").inner_text() == "原文"
+    heading = page.locator("h1").inner_text()
+    with page.expect_navigation():
+        page.click("#script-toggle")
+    page.wait_for_selector("#script-toggle")
+    assert page.locator("#script-toggle").inner_text() == "简体"
+    assert page.locator("h1").inner_text() == heading or simplified(page.locator("h1").inner_text()) == heading
+    assert page.problems == []  # type: ignore[attr-defined]
