@@ -55,3 +55,29 @@ def test_an_excerpts_quiz_is_titled_so_and_never_asks_the_whole_rite(tesheng, bo
     whole_doc = next(d for d in book.documents if d.rite("特牲饋食禮") is not None)
     whole = build_catalog([whole_doc], [])
     assert all("节选" not in i.sequence.title for i in whole.items if i.sequence is not None)
+
+
+def test_the_quiz_home_page_marks_an_excerpts_rite_as_such(client, api, tmp_path):
+    """The home page lists each rite to study; the seeds' rites (excerpts) say 节选, the book's not."""
+    from study.paths import texts_dir
+    from tests.conftest import Api, dispose
+    from web import create_app
+
+    page = client.get("/").get_data(as_text=True)
+    assert ">特牲馈食礼（节选）</a>" in page and ">乡射礼（节选）</a>" in page
+    assert ">特牲馈食礼 (excerpt)</a>" in client.get("/?lang=en").get_data(as_text=True)
+    whole = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'book.sqlite'}",
+            "TEXTS": [str(texts_dir() / "KR1d0044_004.txt")],
+        }
+    )
+    try:
+        book = whole.test_client()
+        Api(book)
+        home = book.get("/").get_data(as_text=True)
+        assert ">鄉射禮</a>" in home and "节选" not in home
+    finally:
+        dispose(whole)

@@ -21,6 +21,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "passage_quiz": {"zh": "经文与译文", "en": "Passages"},
     "translation": {"zh": "译文", "en": "Translation"},
     "all_rites": {"zh": "全部礼", "en": "All rites"},
+    "excerpt_of": {"zh": "{rite}（节选）", "en": "{rite} (excerpt)"},
     "progress": {"zh": "学习进度", "en": "Progress"},
     "home": {"zh": "首页", "en": "Home"},
     "submit": {"zh": "提交", "en": "Submit"},

@@ -38,8 +38,9 @@ def _home(learner, error: str | None = None, status: int = 200):  # type: ignore
             goal=int(state_config("DAILY_GOAL")),
         )
     stages = [s for s in catalog.stages.values()]
+    rites = [(r, t("excerpt_of", rite=r) if r in catalog.excerpts else r) for r in catalog.rites]
     return (
-        render_template("index.html", learner=learner, rites=catalog.rites, stages=stages, today=today, error=error),
+        render_template("index.html", learner=learner, rites=rites, stages=stages, today=today, error=error),
         status,
     )
 

@@ -154,6 +154,7 @@ class Catalog:
     terms_by_rite: dict[str, list[Term]]
     rites: list[str]
     stages: dict[str, StageInfo] = field(default_factory=dict)  # by stage id, in text order
+    excerpts: frozenset[str] = frozenset()  # rites whose text is an excerpt (节选), not the whole rite
     _selections: dict[tuple[object, ...], list[QuizItem]] = field(default_factory=dict, repr=False, compare=False)
     _sharing: dict[str, tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
     _facts: dict[str, str] | None = field(default=None, repr=False, compare=False)
@@ -408,12 +409,15 @@ def build_catalog(
                 )
             )
     rites: list[str] = []
+    excerpts: set[str] = set()
     infos: dict[str, StageInfo] = {}
     for d_index, doc in enumerate(documents):
         for rite in doc.rites:
             if stages is not None and not any(s.id in stages for s in rite.stages):
                 continue
             rites.append(rite.name)
+            if doc.excerpt:
+                excerpts.add(rite.name)
             for n, stage in enumerate(rite.stages):
                 if stage.name and (stages is None or stage.id in stages):
                     infos[stage.id] = StageInfo(stage.id, rite.name, stage.name, stage.modern_name, n)
@@ -424,4 +428,4 @@ def build_catalog(
             if "passages" in families or "cloze" in families:
                 items.extend(_passage_items(d_index, doc, rite, terms_by_rite.get(rite.name, []), stages, families))
     items.sort(key=lambda i: i.sort_key)
-    return Catalog(items, {i.id: i for i in items}, dict(terms_by_rite), rites, infos)
+    return Catalog(items, {i.id: i for i in items}, dict(terms_by_rite), rites, infos, frozenset(excerpts))
