@@ -172,6 +172,15 @@ def test_order_notes_are_windows_of_at_most_six_labels_asking_each_item_once(xia
             assert 0 < len(label) <= 16, label
 
 
+def test_an_order_cards_front_says_whether_stages_or_a_stages_steps_are_ordered(xiangshe):
+    overlap = [n for n in xiangshe if n.model == "overlap"]
+    stages = {n.field("Title") for n in overlap if n.kind == "stages"}
+    assert stages == {"鄉射禮 · 仪节次序"}
+    steps = {n.field("Title") for n in overlap if n.kind == "steps"}
+    assert "鄉射禮 · 戒賔 · 步骤次序" in steps
+    assert all(re.fullmatch(r"鄉射禮 · [^·]+ · 步骤次序", t) for t in steps), steps
+
+
 def test_next_and_position_cards_only_when_a_spec_asks_and_in_its_own_deck(sources):
     notes = notes_of("name: 教师\nrites: [特牲馈食礼]\nkinds: [stages]\norder: [next, position]\n", sources)
     order = [n for n in notes if n.model == "order"]

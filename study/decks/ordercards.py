@@ -28,6 +28,7 @@ from .sequences import labels, stage_names, window_fact, windows
 from .sources import place
 
 UNITS = {"stages": "个仪节", "steps": "步"}  # 下一个仪节 / 下一步
+ORDERED = {"stages": "仪节次序", "steps": "步骤次序"}  # what an overlap card asks to put in order
 OVERLAP_FIELDS = tuple(f"Text{k}" for k in range(1, MAX_PROMPTS + 1))
 START = "始"
 
@@ -108,7 +109,8 @@ def _window_notes(selection: Selection, lst: _List, kind: str, rank: int) -> lis
         last = _stage_of(lst, mine[-1])
         ol_tag = "ul" if lst.excerpt else "ol"
         at = c.position(last) if last else 0
-        title = f"{lst.title}（{selection.spec.name}）" if custom else lst.title  # never a standard front
+        title = f"{lst.title} · {ORDERED[kind]}"  # 「鄉射禮 · 仪节次序」「鄉射禮 · 戒賔 · 步骤次序」
+        title = f"{title}（{selection.spec.name}）" if custom else title  # never a standard front
         fields = (
             ("Title", esc(title)),
             *zip(OVERLAP_FIELDS, texts + [""] * (MAX_PROMPTS - len(texts)), strict=True),
