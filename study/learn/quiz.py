@@ -9,16 +9,30 @@ import random
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..model import Term
 from ..terms.reading import readings_in
 from ..text.display import shown
-from ..text.normalize import search_key
+from ..text.normalize import search_key as _search_key
 from .catalog import ORDER_MODES, Catalog, Family, Kind, QuizItem, main_gloss, primary_rite, term_stage
 from .grading import OrderMode, RatingName, grade_order, rating_for, typed_matches
 from .passages import blanked, neighbours, translated
 
 OPTIONS = 4
+
+
+# Presenting a question again (to show it, then to grade the answer against the same shuffle)
+# keys the same glosses and passages and reads the same words again: both pure functions of the
+# book's text, remembered for the texts seen (a few MB for the whole book).
+@lru_cache(maxsize=1 << 16)
+def search_key(text: str) -> str:
+    return _search_key(text)
+
+
+@lru_cache(maxsize=1 << 13)
+def _readings(word: str, context: str) -> tuple[str, ...]:
+    return readings_in(word, context)
 
 
 @dataclass(frozen=True)
@@ -197,7 +211,7 @@ def present(item: QuizItem, catalog: Catalog, rng: random.Random) -> Question:
         if item.direction == "typed":
             return Question(item.id, Kind.TYPED, "typed", gloss, accepted=(*sharing, term.normalized))
         context = term.example.text if term.example else ""
-        accepted = tuple(dict.fromkeys((term.pinyin, *readings_in(term.term, context))))
+        accepted = tuple(dict.fromkeys((term.pinyin, *_readings(term.term, context))))
         return Question(item.id, Kind.TYPED, "pinyin", term.term, accepted=accepted)
     seq = item.sequence
     assert seq is not None
