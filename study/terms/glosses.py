@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from ..model import Document, Gloss, Segment
 from ..text.commentary import commentators, speaker_of
@@ -33,6 +34,7 @@ from .glossrules import (
 )
 from .lexicon import category_of
 from .plain import gloss_ok, head_ok, read_plain
+from .review import reviewed
 
 _SENTENCE = re.compile(r"[^。；！？]+[。；！？]?")
 
@@ -326,8 +328,10 @@ def book_author(doc: Document) -> str:
     return "蔡德晉" if traditional > simplified else "蔡德晋"
 
 
-def extract_glosses(doc: Document) -> list[Gloss]:
-    """Every gloss formula in the commentary of ``doc``, in text order."""
+def extract_glosses(doc: Document, *, review: bool = True) -> list[Gloss]:
+    """Every gloss formula in the commentary of ``doc``, in text order. ``review``: as the hand
+    review of withheld glosses left them (study/terms/review.py); without it, as the extractor and
+    its gate alone decide (what bench/glossary.py measures as the method)."""
     out: list[Gloss] = []
     seen: set[tuple[int, str, str]] = set()
     author = book_author(doc)
@@ -382,20 +386,35 @@ def extract_glosses(doc: Document) -> list[Gloss]:
             said = text.find(gloss, at + len(term))
             before_gloss = text[at : said if said >= 0 else at + len(term)]
             inline = re.search(r"(" + "|".join(commentators()) + r")谓", normalize(before_gloss))
-            out.append(
-                Gloss(
-                    gloss=gloss,
-                    speaker=(speaker_of(text[at + inline.start() :]) if inline else None) or who or author,
-                    rite=ctx.rite,
-                    stage=ctx.stage.name,
-                    file=ctx.file,
-                    line=line,
-                    formula=formula,
-                    stage_id=ctx.stage.id,
-                    context=term,
-                    juan=juans.setdefault(ctx.rite, juan_of_rite(doc, ctx.rite)),
-                    rule=rule,
-                    taught=taught(rule),
-                )
+            found_gloss = Gloss(
+                gloss=gloss,
+                speaker=(speaker_of(text[at + inline.start() :]) if inline else None) or who or author,
+                rite=ctx.rite,
+                stage=ctx.stage.name,
+                file=ctx.file,
+                line=line,
+                formula=formula,
+                stage_id=ctx.stage.id,
+                context=term,
+                juan=juans.setdefault(ctx.rite, juan_of_rite(doc, ctx.rite)),
+                rule=rule,
+                taught=taught(rule),
             )
+            for g in _as_reviewed(found_gloss) if review else [found_gloss]:
+                mine = (line, normalize(g.context), normalize(g.gloss))
+                if mine == key or mine not in seen:  # a re-cut gloss read elsewhere already is not repeated
+                    seen.add(mine)
+                    out.append(g)
     return out
+
+
+def _as_reviewed(g: Gloss) -> list[Gloss]:
+    """The gloss as the hand review (study/terms/review.py) left it: taught when read right, not
+    taught when read wrong, and replaced by the reader's own cut when read as cut wrongly."""
+    verdict = reviewed().get((g.file or "", g.line or 0, g.context, g.gloss))
+    if verdict is None:
+        return [g]
+    if verdict.verdict != "fixed":
+        return [replace(g, taught=verdict.verdict == "right")]
+    fixed = replace(g, context=verdict.term_fix, gloss=verdict.gloss_fix, rule=f"review:{g.rule}", taught=True)
+    return [replace(g, taught=False), fixed]
