@@ -167,3 +167,41 @@ def test_the_most_overdue_cards_read_first_choose_as_the_whole_agenda_does(store
     with pytest.raises(WholeAgendaNeeded):  # the ordering cards are all beyond the first DUE_FIRST
         pick_next(order, cut, new_limit=0, by_id=by_order)
     assert pick_next(order, whole, new_limit=0, by_id=by_order) is order[0]
+
+
+def test_the_agenda_of_a_request_reads_todays_cards_and_not_every_card_and_chooses_as_all_the_cards_do(
+    store, xiangshe, tesheng
+):
+    """ReviewStore.agenda reads today's cards (from the index on last_review) and the most overdue
+    ones, not every card's id (``seen`` None): a due item is chosen from it; when only new items
+    fit, pick_next asks for the whole agenda, which then chooses as an agenda of every card does."""
+    from study.build import load_terms
+    from study.learn.agenda import WholeAgendaNeeded
+    from study.learn.catalog import build_catalog
+
+    docs = [xiangshe, tesheng]
+    items = build_catalog(docs, load_terms(docs)).select(rite="乡射礼", family="vocab")
+    learner = store.sign_in("壬", None, T0)
+    for k, item in enumerate(items[:4]):  # yesterday (the day starts at 4 a.m. in Shanghai)
+        store.record(
+            learner.id, item.id, RatingName.AGAIN, score=0, correct=False, answer="", now=T0 + timedelta(seconds=k)
+        )
+    today = T0 + timedelta(days=1)
+    store.record(learner.id, items[1].id, RatingName.GOOD, score=1, correct=True, answer="", now=today)  # again today
+    store.record(learner.id, items[4].id, RatingName.GOOD, score=1, correct=True, answer="", now=today)  # new today
+    moment = today + timedelta(hours=1)
+    every = Agenda.of(store.cards(learner.id), moment)
+    agenda = store.agenda(learner.id, moment)
+    assert agenda.seen is None and not agenda.due_cut
+    assert agenda.created_today == every.created_today == {items[4].id}
+    assert agenda.reviewed_today == {items[1].id, items[4].id}
+    assert set(agenda.due) == set(every.due) and items[0].id in agenda.due
+    assert pick_next(items, agenda, new_limit=5) is items[0] is pick_next(items, every, new_limit=5)
+    fresh = items[5:]  # only new items fit
+    with pytest.raises(WholeAgendaNeeded):
+        pick_next(fresh, agenda, new_limit=5)
+    whole = store.whole_agenda(agenda, learner.id, moment)
+    assert whole.seen == every.seen == {i.id for i in items[:5]}
+    assert pick_next(fresh, whole, new_limit=5) is items[5] is pick_next(fresh, every, new_limit=5)
+    assert pick_next(fresh, whole, new_limit=1) is None  # one new item today already
+    assert store.agenda(learner.id, moment, whole=True).seen == every.seen

@@ -192,8 +192,8 @@ def next_question(learner: Learner, rite: str | None, kind: str | None, stages: 
     new_limit = current_app.config["NEW_PER_DAY"]
     try:
         item = pick_next(items, agenda, new_limit=new_limit, facts=facts, by_id=by_id)
-    except WholeAgendaNeeded:  # none of the most overdue cards fits the filter: read them all
-        agenda = state.store.agenda(learner.id, moment, learner.zone, whole=True, conn=reader())
+    except WholeAgendaNeeded:  # no due card read fits the filter: every card's id, every due card
+        agenda = state.store.whole_agenda(agenda, learner.id, moment, conn=reader())
         item = pick_next(items, agenda, new_limit=new_limit, facts=facts, by_id=by_id)
     if item is None:  # rare: only then are all the cards loaded, for the date of the next one
         known = state.store.cards(learner.id)
@@ -212,7 +212,8 @@ def next_question(learner: Learner, rite: str | None, kind: str | None, stages: 
             "other_kind": other,
         }
     # a new fact (no question about it answered yet, its introduction not read) is introduced first
-    known_fact = item.id in agenda.seen or any(facts.get(i) == item.fact for i in agenda.seen)
+    # (a due item has a card; a new one was chosen from a whole agenda, which has every card's id)
+    known_fact = item.id in agenda.due or any(facts.get(i) == item.fact for i in agenda.seen or ())
     if not known_fact and not state.store.introduced(learner.id, item.fact, reader()):
         return {"item": _intro(learner, item, catalog)}
     return {"item": _public_item(learner, item, catalog, state.rng.getrandbits(48))}

@@ -34,7 +34,9 @@ class CardRow:
 class Agenda:
     """What choosing a learner's next item needs of their cards, read without parsing them."""
 
-    seen: frozenset[str]  # items the learner has a card for
+    # items the learner has a card for; None when not read (ReviewStore.agenda reads them only
+    # for a whole agenda: choosing a due item needs none of them)
+    seen: frozenset[str] | None
     # items due now, each with a key that sorts as its due time does (the datetime, or as read
     # from the database: SQLite's fixed-width text, so ~300 rows need no datetime parsing)
     due: dict[str, Any]
@@ -55,7 +57,8 @@ class Agenda:
 
 
 class WholeAgendaNeeded(Exception):
-    """:func:`pick_next` cannot choose from a cut agenda (``due_cut``): read the whole one."""
+    """:func:`pick_next` cannot choose from a cut agenda (``due_cut``, or ``seen`` not read):
+    read the whole one."""
 
 
 def day_start(now: datetime, zone: tzinfo = DEFAULT_ZONE) -> datetime:
@@ -83,7 +86,8 @@ def pick_next(
     answered about today waits for another day: related questions never come the same day.
 
     A cut agenda (``due_cut``: only the most overdue cards) raises :class:`WholeAgendaNeeded`
-    when none of its due cards fits, or the one chosen ties with a card that may be cut off.
+    when none of its due cards fits, or the one chosen ties with a card that may be cut off; so
+    does an agenda without ``seen`` when no due item fits (a new item is one without a card).
     """
 
     def fact(item_id: str) -> str:
@@ -105,8 +109,8 @@ def pick_next(
         if agenda.due_cut and first[0] == max(agenda.due.values()):
             raise WholeAgendaNeeded  # cards due at that very time may have been cut off
         return first[2]
-    if agenda.due_cut:
-        raise WholeAgendaNeeded  # none of the most overdue fits: the others may
+    if agenda.due_cut or agenda.seen is None:
+        raise WholeAgendaNeeded  # none of the most overdue fits: the others may; new items need every card
     counts: dict[str, int] = {}
     for item in items:
         if item.id in agenda.seen or blocked(item):

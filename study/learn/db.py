@@ -117,6 +117,8 @@ cards = sa.Table(
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("last_review", UTCDateTime, nullable=True),
     sa.Index("ix_cards_learner_due", "learner_id", "due"),
+    # today's cards of a learner without reading the rows (0005): what /api/next reads every time
+    sa.Index("ix_cards_learner_reviewed", "learner_id", "last_review", "created_at", "item_id"),
 )
 
 review_logs = sa.Table(

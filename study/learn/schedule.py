@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 
 import fsrs
@@ -52,11 +52,15 @@ class AlreadyRatedError(ValueError):
 # The reads every request makes, built once: SQLAlchemy then reuses their compiled form without
 # rebuilding the statement and its cache key on each call.
 _START = sa.bindparam("start", type_=cards.c.created_at.type)
-_SEEN = sa.select(
+# the cards answered since the day began, and those of them first answered then (a card is made
+# by its first answer): a range of the index (learner_id, last_review, created_at, item_id)
+_TODAY = sa.select(
     sa.func.aggregate_strings(cards.c.item_id, "\x1f"),
     sa.func.aggregate_strings(sa.case((cards.c.created_at >= _START, cards.c.item_id)), "\x1f"),
-    sa.func.aggregate_strings(sa.case((cards.c.last_review >= _START, cards.c.item_id)), "\x1f"),
-).where(cards.c.learner_id == sa.bindparam("learner_id"))
+).where((cards.c.learner_id == sa.bindparam("learner_id")) & (cards.c.last_review >= _START))
+_SEEN = sa.select(sa.func.aggregate_strings(cards.c.item_id, "\x1f")).where(
+    cards.c.learner_id == sa.bindparam("learner_id")
+)
 _DUE = (
     sa.select(cards.c.item_id, sa.type_coerce(cards.c.due, sa.String))
     .where(
@@ -288,19 +292,33 @@ class ReviewStore:
         whole: bool = False,
         conn: Connection | None = None,
     ) -> Agenda:
-        """The learner's :class:`Agenda` in two queries (ids as strings, and the due cards)
+        """The learner's :class:`Agenda` from two small reads (today's cards, and the due ones)
         instead of loading and parsing every card as :meth:`cards` does.
 
         Unless ``whole``, only the :data:`DUE_FIRST` most overdue cards are read (``due_cut`` says
-        whether there were more): the next item is almost always among them, and a learner
-        back after weeks may have thousands due. :func:`pick_next` on a cut agenda says when it
-        needs the whole one. On ``conn`` when given (a request's one read connection)."""
+        whether there were more), and not the ids of every card (``seen`` is None): the next
+        item is almost always a due one among them, and a learner back after weeks may have
+        thousands due. :func:`pick_next` on such an agenda says when it needs the whole one
+        (:meth:`whole_agenda`). On ``conn`` when given (a request's one read connection)."""
         with nullcontext(conn) if conn is not None else reading(self.engine) as c:
-            ids, created, reviewed = c.execute(_SEEN, {"learner_id": learner_id, "start": day_start(now, zone)}).one()
+            reviewed, created = c.execute(_TODAY, {"learner_id": learner_id, "start": day_start(now, zone)}).one()
             due = c.execute(_DUE if whole else _DUE_FIRST, {"learner_id": learner_id, "now": now}).all()
+            seen = _split(c.execute(_SEEN, {"learner_id": learner_id}).scalar()) if whole else None
         created_today = _split(created)
         cut = not whole and len(due) == DUE_FIRST
-        return Agenda(_split(ids), dict(due), len(created_today), created_today, _split(reviewed), due_cut=cut)  # type: ignore[arg-type]
+        return Agenda(seen, dict(due), len(created_today), created_today, _split(reviewed), due_cut=cut)  # type: ignore[arg-type]
+
+    def whole_agenda(self, agenda: Agenda, learner_id: int, now: datetime, *, conn: Connection | None = None) -> Agenda:
+        """``agenda`` (read at ``now``) made whole: the ids of every card, and every due card if
+        only the most overdue were read."""
+        with nullcontext(conn) if conn is not None else reading(self.engine) as c:
+            seen = agenda.seen
+            if seen is None:
+                seen = _split(c.execute(_SEEN, {"learner_id": learner_id}).scalar())
+            due = agenda.due
+            if agenda.due_cut:
+                due = dict(c.execute(_DUE, {"learner_id": learner_id, "now": now}).all())  # type: ignore[arg-type]
+        return replace(agenda, seen=seen, due=due, due_cut=False)
 
     def introduced(self, learner_id: int, fact: str, conn: Connection | None = None) -> bool:
         """Whether the learner has read the introduction of ``fact``."""
