@@ -15,6 +15,9 @@ from urllib.parse import unquote, urlsplit
 
 from flask import Flask, Response, abort, current_app, request, session
 from flask.json.provider import DefaultJSONProvider
+from flask.json.tag import TaggedJSONSerializer
+from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import URLSafeTimedSerializer
 from werkzeug.routing import IntegerConverter
 
 from .i18n import lang
@@ -49,6 +52,7 @@ def harden(app: Flask) -> None:
     if app.config.get("PRODUCTION"):
         app.config["SESSION_COOKIE_SECURE"] = True  # behind TLS only (HSTS in secure_headers)
     app.json = SafeJSONProvider(app)
+    app.session_interface = CookieSessions()
     app.url_map.converters["int"] = BoundedInt
     app.before_request(check_text_input)
 
@@ -206,6 +210,40 @@ class SafeJSONProvider(DefaultJSONProvider):
             abort(400, description=message("depth", n=MAX_JSON_DEPTH))
         _check_strings(data)
         return data
+
+
+# --- the session cookie ----------------------------------------------------------------------
+
+
+class _CookieJSON(TaggedJSONSerializer):
+    """Flask's session serializer on the standard library's json, not the app's JSON provider:
+    a cookie is read only once its signature is checked (it is the app's own), so the checks that
+    request bodies pass are not needed for it. The same bytes as Flask's."""
+
+    def dumps(self, value: Any) -> str:
+        return json.dumps(self.tag(value), separators=(",", ":"), sort_keys=True, default=DefaultJSONProvider.default)
+
+    def loads(self, value: str | bytes) -> Any:
+        return self._untag_scan(json.loads(value))
+
+
+class CookieSessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, with one signing serializer per secret key instead of a
+    new one for every request (reading and writing the cookie are on every request's path)."""
+
+    serializer = _CookieJSON()
+
+    def __init__(self) -> None:
+        self._signers: dict[tuple[object, ...], URLSafeTimedSerializer | None] = {}
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        key = (app.secret_key, *(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        signer = self._signers.get(key)
+        if signer is None:
+            if len(self._signers) > 8:
+                self._signers.clear()
+            signer = self._signers[key] = super().get_signing_serializer(app)
+        return signer
 
 
 # --- the secret key ------------------------------------------------------------------------
