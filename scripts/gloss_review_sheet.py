@@ -7,19 +7,21 @@ the commentary segment with the headword marked 【】 and the definiens 〔〕,
 and the rule that read it. A reader writes a verdict for each one into
 study/data/glossreview/KR1d0044_0NN.tsv (format: study/terms/review.py).
 
-Usage: python scripts/gloss_review_sheet.py 001 002 … [--all] > sheet.txt
-(--all also lists the glosses already taught, for a second reading).
+Usage: python scripts/gloss_review_sheet.py 001 002 … [--all | --second] > sheet.txt
+(--all also lists the glosses the gate teaches; --second lists the glosses the first reader signed,
+right or re-cut, without their verdicts, for the second reader: study/data/glossreview/second/).
 """
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 
 from study.build import load_document
 from study.terms.gate import size_class
 from study.terms.glosses import _contexts, extract_glosses
-from study.terms.review import reviewed
+from study.terms.review import reviewed, seconds
 
 BOOK = Path(__file__).resolve().parents[1] / "decks" / "texts"
 
@@ -44,17 +46,30 @@ def _mark(text: str, term: str, gloss: str) -> str:
     return text
 
 
-def sheet(number: str, everything: bool) -> None:
+def _second(path: Path, doc) -> list:  # type: ignore[no-untyped-def]
+    """The glosses the first reader signed (right, or their own cut), without the verdicts."""
+    first = reviewed()
+    out = []
+    for g in extract_glosses(doc, review=False):
+        v = first.get((path.name, g.line, g.context, g.gloss))
+        if v is not None and v.verdict == "right":
+            out.append(g)
+        elif v is not None and v.verdict == "fixed":
+            out.append(replace(g, context=v.term_fix, gloss=v.gloss_fix, rule=f"review:{g.rule}"))
+    return [g for g in out if (path.name, g.line, g.context, g.gloss) not in seconds()]
+
+
+def sheet(number: str, everything: bool, second: bool = False) -> None:
     path = BOOK / f"KR1d0044_{number}.txt"
     doc = load_document(path)
     segments = [(ctx, seg, seg.line_at(0), seg.line_at(max(len(seg.text) - 1, 0))) for ctx, seg in _contexts(doc)]
     seen = reviewed()
     n = 0
-    for g in extract_glosses(doc):
-        if size_class(g.context, g.gloss) == "over" or (g.taught and not everything):
+    for g in _second(path, doc) if second else extract_glosses(doc):
+        if not second and (size_class(g.context, g.gloss) == "over" or (g.taught and not everything)):
             continue
         key = (path.name, g.line, g.context, g.gloss)
-        if key in seen:
+        if key in seen and not second:
             continue
         place = next(
             (
@@ -66,9 +81,8 @@ def sheet(number: str, everything: bool) -> None:
         )
         n += 1
         print(f"### {path.name}\t{g.line}\t{g.context}\t{g.gloss}")
-        print(
-            f"    {g.rite} · {g.stage or '（无节名）'} · 说者 {g.speaker} · rule {g.rule}{' · TAUGHT' if g.taught else ''}"
-        )
+        rule = "" if second else f" · rule {g.rule}{' · TAUGHT' if g.taught else ''}"
+        print(f"    {g.rite} · {g.stage or '（无节名）'} · 说者 {g.speaker}{rule}")
         if place is not None:
             ctx, seg = place
             passage = next(
@@ -92,9 +106,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("chapters", nargs="+", help="chapter numbers: 001 … 017")
     ap.add_argument("--all", action="store_true", help="also the glosses the gate teaches")
+    ap.add_argument("--second", action="store_true", help="the first reader's signed glosses, for a second reading")
     args = ap.parse_args()
     for number in args.chapters:
-        sheet(number.zfill(3), args.all)
+        sheet(number.zfill(3), args.all, args.second)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from study.errors import GlossaryError
 from study.model import Gloss
 from study.terms.gate import taught as gate_taught
 from study.terms.glosses import _contexts, extract_glosses
-from study.terms.review import parse_review, reviewed
+from study.terms.review import parse_review, parse_second, reviewed, seconds, signed
 from study.text.normalize import normalize
 from tests.conftest import TEXTS
 
@@ -31,13 +31,34 @@ def test_every_review_row_meets_a_gloss_the_extractor_reads(by_file):
 
 
 def test_the_verdicts_decide_what_is_taught(by_file):
+    """Taught: read right (or re-cut) by the first reader and signed by the second."""
     glosses = {(g.file, g.line, g.context, g.gloss): g for gs in by_file.values() for g in gs}
     for key, v in reviewed().items():
         file, line, term, gloss = key
-        assert glosses[key].taught is (v.verdict == "right"), v.where
+        assert glosses[key].taught is (v.verdict == "right" and signed(key)), v.where
         if v.verdict == "fixed":
-            fixed = glosses.get((file, line, v.term_fix, v.gloss_fix))
-            assert fixed is not None and fixed.taught and fixed.rule.startswith("review:"), v.where
+            cut = (file, line, v.term_fix, v.gloss_fix)
+            fixed = glosses.get(cut)
+            assert fixed is not None and fixed.rule.startswith("review:"), v.where
+            assert fixed.taught is signed(cut), v.where
+
+
+def test_the_second_reader_read_only_what_the_first_signed():
+    first = reviewed()
+    signed_first = {k for k, v in first.items() if v.verdict == "right"}
+    signed_first |= {(k[0], k[1], v.term_fix, v.gloss_fix) for k, v in first.items() if v.verdict == "fixed"}
+    stray = sorted(v.where for k, v in seconds().items() if k not in signed_first)
+    assert not stray, f"second readings of glosses the first reader did not sign: {stray[:5]}"
+
+
+def test_a_second_reading_names_its_line_when_malformed():
+    with pytest.raises(GlossaryError) as err:
+        parse_second(
+            "5\t采\t擇取\tagree\n6\t筵\t設神席\tdisagree\n7\t筵\t設神席\tyes\tx\n", "KR1d0044_002.txt", "s.tsv"
+        )
+    message = str(err.value)
+    assert "s.tsv:2: reason: a disagreement says why" in message
+    assert "s.tsv:3: verdict: must be one of agree, disagree, not 'yes'" in message
 
 
 def test_every_fix_is_the_commentarys_own_words_at_its_line_and_its_term_a_word_of_the_text():
@@ -56,11 +77,11 @@ def test_every_fix_is_the_commentarys_own_words_at_its_line_and_its_term_a_word_
 
 def test_a_reviewed_gloss_is_taught_though_its_rule_is_withheld(by_file):
     """What the review adds: glosses the gate alone would not teach."""
-    right = [k for k, v in reviewed().items() if v.verdict in ("right", "fixed")]
+    right = [k for k, v in reviewed().items() if v.verdict == "right" and signed(k)]
     if not right:
-        pytest.skip("no review rows yet")
+        pytest.skip("no second reading yet")
     glosses = {(g.file, g.line, g.context, g.gloss): g for gs in by_file.values() for g in gs}
-    assert any(not gate_taught(glosses[k].rule) for k in right)
+    assert any(not gate_taught(glosses[k].rule) and glosses[k].taught for k in right)
 
 
 def test_a_malformed_row_is_refused_naming_its_line():

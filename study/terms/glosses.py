@@ -34,7 +34,7 @@ from .glossrules import (
 )
 from .lexicon import category_of
 from .plain import gloss_ok, head_ok, read_plain
-from .review import reviewed
+from .review import reviewed, signed
 
 _SENTENCE = re.compile(r"[^。；！？]+[。；！？]?")
 
@@ -409,12 +409,15 @@ def extract_glosses(doc: Document, *, review: bool = True) -> list[Gloss]:
 
 
 def _as_reviewed(g: Gloss) -> list[Gloss]:
-    """The gloss as the hand review (study/terms/review.py) left it: taught when read right, not
-    taught when read wrong, and replaced by the reader's own cut when read as cut wrongly."""
-    verdict = reviewed().get((g.file or "", g.line or 0, g.context, g.gloss))
+    """The gloss as the hand review (study/terms/review.py) left it: taught when read right (and
+    signed by the second reader), not taught when read wrong, and replaced by the reader's own cut
+    (taught when signed) when read as cut wrongly."""
+    key = (g.file or "", g.line or 0, g.context, g.gloss)
+    verdict = reviewed().get(key)
     if verdict is None:
         return [g]
     if verdict.verdict != "fixed":
-        return [replace(g, taught=verdict.verdict == "right")]
-    fixed = replace(g, context=verdict.term_fix, gloss=verdict.gloss_fix, rule=f"review:{g.rule}", taught=True)
+        return [replace(g, taught=verdict.verdict == "right" and signed(key))]
+    cut = (key[0], key[1], verdict.term_fix, verdict.gloss_fix)
+    fixed = replace(g, context=verdict.term_fix, gloss=verdict.gloss_fix, rule=f"review:{g.rule}", taught=signed(cut))
     return [replace(g, taught=False), fixed]

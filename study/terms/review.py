@@ -16,6 +16,10 @@ per chapter of the book, a reader's verdict on each withheld gloss (worksheets:
   segment at that line — tests/test_gloss_review.py checks it on the book): that gloss is taught,
   the cut one is not.
 
+A second reader, who does not see the first one's verdicts, reads every gloss the first read right
+or fixed (``study/data/glossreview/second/``, same key — for a fixed one, the reader's own cut —
+then ``agree`` or ``disagree`` and a reason); only a gloss both readers sign is taught.
+
 Keys are the gloss as extracted (file, line, headword, definiens as written), so a row that no
 longer meets a gloss of the extractor is stale, and a test says so. A malformed row is a
 ``path:line:`` error.
@@ -90,6 +94,53 @@ def read_folder(folder: Path) -> dict[Key, Verdict]:
     for path in sorted(folder.glob("*.tsv")):
         out.update(parse_review(path.read_text("utf-8"), path.stem + ".txt", str(path)))
     return out
+
+
+SECONDS = ("agree", "disagree")
+
+
+def parse_second(text: str, file: str, path: str) -> dict[Key, Verdict]:
+    """One chapter's second reading: ``line term gloss agree|disagree reason``."""
+    out: dict[Key, Verdict] = {}
+    problems: list[tuple[int | None, str]] = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip() or raw.startswith("#"):
+            continue
+        cells = [c.strip() for c in raw.split("\t")] + ["", ""]
+        line, term, gloss, verdict, reason = cells[:5]
+        if len(raw.split("\t")) > 5 or not line.isdigit() or not term or not gloss:
+            problems.append((n, "expected: line, term, gloss, agree|disagree, reason"))
+        elif verdict not in SECONDS:
+            problems.append((n, f"verdict: must be one of {', '.join(SECONDS)}, not {verdict!r}"))
+        elif verdict == "disagree" and not reason:
+            problems.append((n, "reason: a disagreement says why"))
+        elif (file, int(line), term, gloss) in out:
+            problems.append((n, f"{term} → {gloss} at line {line} is read twice"))
+        else:
+            out[(file, int(line), term, gloss)] = Verdict(verdict, reason, where=f"{path}:{n}")
+    if problems:
+        raise GlossaryError.many(problems, path=path)
+    return out
+
+
+def read_seconds(folder: Path) -> dict[Key, Verdict]:
+    out: dict[Key, Verdict] = {}
+    for path in sorted(folder.glob("*.tsv")):
+        out.update(parse_second(path.read_text("utf-8"), path.stem + ".txt", str(path)))
+    return out
+
+
+@cache
+def seconds() -> dict[Key, Verdict]:
+    """The shipped second reading (study/data/glossreview/second/), read once."""
+    root = resources.files("study").joinpath(FOLDER).joinpath("second")
+    return read_seconds(Path(str(root))) if root.is_dir() else {}
+
+
+def signed(key: Key) -> bool:
+    """Both readers sign the gloss ``key`` (as taught: a fixed one's own cut)."""
+    second = seconds().get(key)
+    return second is not None and second.verdict == "agree"
 
 
 @cache
