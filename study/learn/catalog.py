@@ -159,6 +159,11 @@ class Catalog:
     _sharing: dict[str, tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
     _facts: dict[str, str] | None = field(default=None, repr=False, compare=False)
     _passages: dict[str, list[PassageItem]] | None = field(default=None, repr=False, compare=False)
+    # what presenting questions derives from the catalog, made once (study.learn.quiz)
+    memo: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, object]:
+        return self.__dict__ | {"memo": {}}  # made again in each process (it may key by object ids)
 
     def passages_of(self, rite: str) -> list[PassageItem]:
         """The passages the rite's items are about, in text order (made once)."""

@@ -102,23 +102,61 @@ class AnswerError(ValueError):
     """An answer of the wrong shape for its question (a bad order, a list for a choice …)."""
 
 
+class _Terms:
+    """A catalog's terms as distractors need them, made once per catalog: the pools (same rite and
+    category, same rite, every rite), and each term's stage index and main gloss (by ``id``: the
+    catalog keeps its terms, and this, alive)."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.every = [t for ts in catalog.terms_by_rite.values() for t in ts]
+        self.by_category: dict[tuple[str, str | None], list[Term]] = {}
+        self.stage: dict[int, int | None] = {}
+        self.gloss: dict[int, str] = {}
+
+    @staticmethod
+    def of(catalog: Catalog) -> _Terms:
+        memo = catalog.memo.get("terms")
+        if not isinstance(memo, _Terms):
+            memo = catalog.memo["terms"] = _Terms(catalog)
+        return memo
+
+    def same_category(self, rite: str, term: Term) -> list[Term]:
+        key = (rite, term.category)
+        if key not in self.by_category:
+            self.by_category[key] = [t for t in self.catalog.terms_by_rite.get(rite, []) if t.category == term.category]
+        return self.by_category[key]
+
+    def stage_index(self, term: Term) -> int | None:
+        key = id(term)
+        if key not in self.stage:
+            self.stage[key] = _stage_index(term, self.catalog)
+        return self.stage[key]
+
+    def main_gloss(self, term: Term) -> str:
+        key = id(term)
+        if key not in self.gloss:
+            self.gloss[key] = main_gloss(term)
+        return self.gloss[key]
+
+
 def _candidates(term: Term, catalog: Catalog, rng: random.Random) -> Iterator[Term]:
     """Other terms, nearest first: same rite and category, then same rite, then any rite;
     shuffled within each pool."""
+    terms = _Terms.of(catalog)
     rite = primary_rite(term) or ""
-    same_rite = catalog.terms_by_rite.get(rite, [])
-    here = _stage_index(term, catalog)
+    here = terms.stage_index(term)
     for k, pool in enumerate(
         (
-            [t for t in same_rite if t.category == term.category],
-            same_rite,
-            [t for ts in catalog.terms_by_rite.values() for t in ts],
+            terms.same_category(rite, term),
+            catalog.terms_by_rite.get(rite, []),
+            terms.every,
         )
     ):
         shuffled = [t for t in pool if t.normalized != term.normalized]
         rng.shuffle(shuffled)
         if k == 0 and here is not None:  # the same category: nearest stages first (stable within)
-            shuffled.sort(key=lambda t: abs((_stage_index(t, catalog) or 0) - here) // NEIGHBOURHOOD)
+            shuffled.sort(key=lambda t: abs((terms.stage_index(t) or 0) - here) // NEIGHBOURHOOD)
         yield from shuffled
 
 
@@ -136,8 +174,9 @@ def _distractor_glosses(term: Term, catalog: Catalog, rng: random.Random) -> lis
     """Glosses of other terms, never one that is also a gloss of ``term``, never twice."""
     keys = {search_key(g.gloss) for g in term.glosses}
     chosen: list[str] = []
+    main = _Terms.of(catalog).main_gloss
     for t in _candidates(term, catalog, rng):
-        gloss = main_gloss(t)
+        gloss = main(t)
         key = search_key(gloss)
         if key and key not in keys:
             chosen.append(gloss)
@@ -150,7 +189,7 @@ def _distractor_glosses(term: Term, catalog: Catalog, rng: random.Random) -> lis
 def _distractor_terms(term: Term, catalog: Catalog, rng: random.Random) -> list[str]:
     """Other terms, never one sharing a gloss with ``term`` (it would be right too), never twice."""
     own = {search_key(g.gloss) for g in term.glosses}
-    right = set(catalog.terms_sharing(main_gloss(term)))
+    right = set(catalog.terms_sharing(_Terms.of(catalog).main_gloss(term)))
     chosen: list[str] = []
     seen = {term.normalized}
     for t in _candidates(term, catalog, rng):
@@ -197,7 +236,7 @@ def present(item: QuizItem, catalog: Catalog, rng: random.Random) -> Question:
     if item.family == Family.VOCAB:
         term = item.term
         assert term is not None
-        gloss = main_gloss(term)
+        gloss = _Terms.of(catalog).main_gloss(term)
         if item.direction == "t2g":
             options = [gloss, *_distractor_glosses(term, catalog, rng)]
             rng.shuffle(options)
