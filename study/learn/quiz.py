@@ -202,6 +202,28 @@ def _distractor_terms(term: Term, catalog: Catalog, rng: random.Random) -> list[
     return chosen
 
 
+def _passage_options(item: QuizItem, catalog: Catalog) -> tuple[str, ...]:
+    """The options of a passage question before they are shuffled: the right side of the passage,
+    then other sides from neighbouring passages (made once per item and catalog)."""
+    made = catalog.memo.setdefault("passage_options", {})
+    assert isinstance(made, dict)
+    if item.id not in made:
+        p = item.passage
+        assert p is not None
+        pool = [q for q in catalog.passages_of(item.rite) if translated(q)]
+        side = (lambda q: q.passage.translation or "") if item.direction == "c2t" else (lambda q: shown(q.passage.text))
+        options, keys = [side(p)], {search_key(side(p))}
+        for q in neighbours(p, pool, 12):
+            key = search_key(side(q))
+            if key and key not in keys:
+                options.append(side(q))
+                keys.add(key)
+            if len(options) == OPTIONS:
+                break
+        made[item.id] = tuple(options)
+    return made[item.id]
+
+
 def _present_passage(item: QuizItem, catalog: Catalog, rng: random.Random) -> Question:
     """Classical → translation or translation → classical (options from neighbouring passages
     with another text), or a cloze: the passage with the term blanked, typed."""
@@ -213,17 +235,9 @@ def _present_passage(item: QuizItem, catalog: Catalog, rng: random.Random) -> Qu
         return Question(
             item.id, Kind.TYPED, "cloze", blanked(shown(p.passage.text), term), accepted=(term.term, term.normalized)
         )
-    pool = [q for q in catalog.passages_of(item.rite) if translated(q)]
     side = (lambda q: q.passage.translation or "") if item.direction == "c2t" else (lambda q: shown(q.passage.text))
     right = side(p)
-    options, keys = [right], {search_key(right)}
-    for q in neighbours(p, pool, 12):
-        key = search_key(side(q))
-        if key and key not in keys:
-            options.append(side(q))
-            keys.add(key)
-        if len(options) == OPTIONS:
-            break
+    options = list(_passage_options(item, catalog))
     rng.shuffle(options)
     subject = shown(p.passage.text) if item.direction == "c2t" else (p.passage.translation or "")
     return Question(item.id, Kind.CHOICE, item.direction, subject, tuple(options), accepted=(right,))
