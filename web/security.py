@@ -198,11 +198,26 @@ def _check_strings(value: Any) -> None:
 class SafeJSONProvider(DefaultJSONProvider):
     """Request bodies: at most :data:`MAX_JSON_DEPTH` levels, strings of at most
     :data:`MAX_JSON_STRING` characters, no control characters or lone surrogates — each a 400
-    with a localized message instead of a RecursionError or a database encoding error (500)."""
+    with a localized message instead of a RecursionError or a database encoding error (500).
+
+    Responses: UTF-8 rather than \\u escapes (a Chinese character in 3 bytes, not 6, for the
+    phone to receive and parse), keys in the order the app gives them."""
+
+    ensure_ascii = False
+    sort_keys = False
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        text = super().dumps(obj, **kwargs)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate from somewhere: escaped, as JSON allows
+            return super().dumps(obj, **kwargs | {"ensure_ascii": True})
+        return text
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         text = s.decode("utf-8", "replace") if isinstance(s, bytes) else s
-        if _depth(text) > MAX_JSON_DEPTH:
+        # (no deeper than the number of brackets: the usual small body needs no scan)
+        if text.count("[") + text.count("{") > MAX_JSON_DEPTH and _depth(text) > MAX_JSON_DEPTH:
             abort(400, description=message("depth", n=MAX_JSON_DEPTH))
         try:
             data = json.loads(text, **kwargs)
