@@ -75,8 +75,19 @@ def test_a_gloss_after_ren_yisheng_yue_is_credited_to_him(book, glosses):
     seg = next(s for _, s in _segments([doc]) if s.text.startswith("任翼聖曰上客正使也"))
     assert seg.speaker == "任翼聖" and person(seg.speaker) == "任启运"
     found = {(g.context, g.gloss): g for g in glosses if g.file == doc.file and g.line == 492}
-    assert person(found[("上客", "正使")].speaker) == "任启运"
-    assert person(found[("臨", "視")].speaker) == "任启运"
+    assert found[("上客", "正使")].speaker == found[("臨", "視")].speaker == "任翼聖"  # as written
+
+
+def test_a_reported_view_name_wei_lasts_one_clause_then_the_author_speaks_again(book, glosses):
+    """「…郝仲輿謂…也還右轉而南向也」: NAME謂 (or 云) reports one clause; the gloss after it is the
+    author's. NAME曰 opens a commentator's words to the end of the segment (the test above)."""
+    mine = {(g.file, g.line, g.context, g.gloss): g.speaker for g in glosses}
+    assert mine[("KR1d0044_004.txt", 291, "還", "右轉而南向")] == "蔡德晉"
+    assert mine[("KR1d0044_015.txt", 281, "嗇", "黍")] == "蔡德晉"
+    assert mine[("KR1d0044_003.txt", 36, "屬", "連接")] == "蔡德晉"  # after 「鄭康成謂…是也」
+    doc = next(d for d in book.documents if d.file == "KR1d0044_004.txt")
+    seg = next(s for _, s in _segments([doc]) if "右轉而南向" in s.text)
+    assert "郝仲輿謂" in seg.text[: seg.text.index("還右轉而南向")]
 
 
 def test_every_gloss_of_the_book_names_the_author_or_a_commentator_of_the_table(book, glosses):

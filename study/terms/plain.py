@@ -137,7 +137,7 @@ class Found:
 
 def _speakers() -> re.Pattern[str]:
     names = "|".join(re.escape(n) for n in commentators())
-    return re.compile(rf"({names})(曰|谓)")
+    return re.compile(rf"({names})(则谓|则云|曰|云|谓)")
 
 
 def head_ok(head: str) -> bool:
@@ -179,26 +179,32 @@ def _head_at(norm: str, start: int, end: int, ctx: Context) -> str:
 def _clauses(norm: str, intro: bool = False) -> Iterator[tuple[int, int, bool, str | None]]:
     """(start, end, closed by 也, commentator named at its start) for each clause. A rite's
     introduction opens with a statement, 「此諸侯相聘之禮」, that ends at its 之禮."""
-    cuts: list[tuple[int, int, str | None]] = []  # (end of previous clause, start of next, speaker)
+    # (end of previous clause, start of next, speaker, whose words are only reported: NAME謂/云)
+    cuts: list[tuple[int, int, str | None, bool]] = []
     opening = re.match(r"此.{1,24}?之礼", norm) if intro else None
     if opening:
-        cuts.append((opening.end(), opening.end(), None))
+        cuts.append((opening.end(), opening.end(), None, False))
     for m in re.finditer(r"[也矣焉耳。；○\s]", norm):
-        cuts.append((m.start(), m.end(), None))
+        cuts.append((m.start(), m.end(), None, False))
     for m in _speakers().finditer(norm):
-        cuts.append((m.start(), m.end(), m.group(1)))
+        cuts.append((m.start(), m.end(), m.group(1), m.group(2) != "曰"))
     cuts.sort()
-    start, speaker = 0, None
-    for end, nxt, who in cuts:
+    # NAME曰 opens a commentator's words for the rest of the segment; NAME謂 / NAME云 report what
+    # they hold, one clause long (「參侯郝仲輿謂即麋侯也干侯豻侯也」: 干侯豻侯 is the author's again).
+    start, speaker, report = 0, None, None
+    for end, nxt, who, reported in cuts:
         if end < start:
             continue
         if end > start:
-            yield start, end, norm[end : end + 1] == "也", speaker
-        if who is not None:
-            speaker = who
+            yield start, end, norm[end : end + 1] == "也", report or speaker
+            report = None
+        if who is not None and reported:
+            report = who
+        elif who is not None:
+            speaker, report = who, None
         start = nxt
     if start < len(norm):
-        yield start, len(norm), False, speaker
+        yield start, len(norm), False, report or speaker
 
 
 # A book quoted by the commentary: 「戴氏記曰」「詩曰」「傳云」; what follows is not its gloss.
@@ -268,7 +274,8 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
     norm = normalize(text)
     quotes = [m.end() for m in QUOTE.finditer(norm)]
     voices = [m.end() for m in _speakers().finditer(norm)]
-    for start, end, closed, speaker in _clauses(norm, ctx.intro):
+    for start, end, closed, named in _clauses(norm, ctx.intro):
+        speaker = _as_written(text, norm, named, start)
         quote = max((q for q in quotes if q <= start), default=-1)
         if quote >= 0 and not any(quote < v <= start for v in voices):
             continue  # 「戴氏記曰…嚌肺嘗禮也」: another book quoted, until a commentator speaks again
@@ -284,6 +291,13 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
                 yield Found(text[xs:xe], text[xe + len(m[2]) : end], _FORMULA[m[2]], xs, speaker, path="yue-marker")
             continue
         yield from _walk(text, norm, start, end, closed, speaker, ctx)
+
+
+def _as_written(text: str, norm: str, name: str | None, before: int) -> str | None:
+    """A commentator's name as the segment writes it (髙紫超, 郝仲輿), not its normalised form: the
+    last place the name stands before ``before`` (normalising keeps each character's offset)."""
+    at = norm.rfind(name, 0, before) if name else -1
+    return text[at : at + len(name)] if name and at >= 0 else name
 
 
 def _tail(norm: str, start: int, end: int, ctx: Context) -> int | None:
