@@ -24,7 +24,7 @@ from sqlalchemy.engine import Connection, Engine
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..errors import StudyError
-from .db import class_members, classes, learner_sessions, learners, reading
+from .db import Prepared, class_members, classes, learner_sessions, learners, reading
 
 NAME_RE = re.compile(r"^[^\x00-\x1f<>]{1,40}$")
 MIN_PASSWORD = 8
@@ -104,8 +104,12 @@ def _insert_ignore(conn: Connection, table: sa.Table, keys: list[str], **values:
 
 
 _BY_NAME = sa.select(learners).where(learners.c.name == sa.bindparam("name"))
-_BY_SESSION = sa.select(learners).join(learner_sessions, learner_sessions.c.learner_id == learners.c.id)
-_BY_SESSION = _BY_SESSION.where(learner_sessions.c.token_hash == sa.bindparam("token_hash"))
+# the learner of an open session: read on every request (a prepared statement, see db.Prepared)
+_BY_SESSION = Prepared(
+    sa.select(learners.c.id, learners.c.name, learners.c.class_id, learners.c.time_zone)
+    .join(learner_sessions, learner_sessions.c.learner_id == learners.c.id)
+    .where(learner_sessions.c.token_hash == sa.bindparam("token_hash"))
+)
 
 
 class Accounts:
@@ -200,8 +204,11 @@ class Accounts:
         if not isinstance(token, str) or not 20 <= len(token) <= 100:
             return None
         with nullcontext(conn) if conn is not None else reading(self.engine) as c:
-            row = c.execute(_BY_SESSION, {"token_hash": _hash_token(token)}).first()
-        return _learner(row) if row else None
+            row = _BY_SESSION.first(c, {"token_hash": _hash_token(token)})
+        if row is None:
+            return None
+        learner_id, name, class_id, time_zone = row
+        return Learner(learner_id, name, class_id, time_zone or DEFAULT_TIME_ZONE)
 
     def close_session(self, token: object) -> None:
         if isinstance(token, str):

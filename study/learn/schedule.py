@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from .accounts import Accounts, Learner, SignInError, UnknownClassError
 from .agenda import DEFAULT_ZONE, MASTERED_DAYS, Agenda, CardRow, day_start, next_due, pick_next
-from .db import cards, intros, reading, review_logs
+from .db import Prepared, cards, intros, reading, review_logs
 from .grading import RatingName
 
 __all__ = [
@@ -49,19 +49,22 @@ class AlreadyRatedError(ValueError):
     for a wrong answer."""
 
 
-# The reads every request makes, built once: SQLAlchemy then reuses their compiled form without
-# rebuilding the statement and its cache key on each call.
+# The reads every request makes, built once and run as prepared statements (db.Prepared).
 _START = sa.bindparam("start", type_=cards.c.created_at.type)
 # the cards answered since the day began, and those of them first answered then (a card is made
 # by its first answer): a range of the index (learner_id, last_review, created_at, item_id)
-_TODAY = sa.select(
-    sa.func.aggregate_strings(cards.c.item_id, "\x1f"),
-    sa.func.aggregate_strings(sa.case((cards.c.created_at >= _START, cards.c.item_id)), "\x1f"),
-).where((cards.c.learner_id == sa.bindparam("learner_id")) & (cards.c.last_review >= _START))
-_SEEN = sa.select(sa.func.aggregate_strings(cards.c.item_id, "\x1f")).where(
-    cards.c.learner_id == sa.bindparam("learner_id")
+_TODAY = Prepared(
+    sa.select(
+        sa.func.aggregate_strings(cards.c.item_id, "\x1f"),
+        sa.func.aggregate_strings(sa.case((cards.c.created_at >= _START, cards.c.item_id)), "\x1f"),
+    ).where((cards.c.learner_id == sa.bindparam("learner_id")) & (cards.c.last_review >= _START))
 )
-_DUE = (
+_SEEN = Prepared(
+    sa.select(sa.func.aggregate_strings(cards.c.item_id, "\x1f")).where(
+        cards.c.learner_id == sa.bindparam("learner_id")
+    )
+)
+_DUE_ALL = (
     sa.select(cards.c.item_id, sa.type_coerce(cards.c.due, sa.String))
     .where(
         (cards.c.learner_id == sa.bindparam("learner_id"))
@@ -70,20 +73,41 @@ _DUE = (
     .order_by(cards.c.due)  # the index (learner_id, due) reads them in this order
 )
 DUE_FIRST = 32  # due cards read at first: the most overdue (see ReviewStore.agenda)
-_DUE_FIRST = _DUE.limit(DUE_FIRST)
-_INTRODUCED = sa.select(intros.c.fact).where(
-    (intros.c.learner_id == sa.bindparam("learner_id")) & (intros.c.fact == sa.bindparam("fact"))
+_DUE, _DUE_FIRST = Prepared(_DUE_ALL), Prepared(_DUE_ALL.limit(DUE_FIRST))
+_INTRODUCED = Prepared(
+    sa.select(intros.c.fact).where(
+        (intros.c.learner_id == sa.bindparam("learner_id")) & (intros.c.fact == sa.bindparam("fact"))
+    )
 )
 
 
-# The statements of an answer, built once (SQLAlchemy then reuses their compiled form).
+# The statements of an answer, built once and prepared.
+_NEW_CARD_COLUMNS = ("learner_id", "item_id", "card_json", "due", "reps", "created_at")
 _NEW_CARD = tuple(
-    d.insert(cards).on_conflict_do_nothing(index_elements=["learner_id", "item_id"]) for d in (sqlite, postgresql)
+    Prepared(d.insert(cards).on_conflict_do_nothing(index_elements=["learner_id", "item_id"]), _NEW_CARD_COLUMNS)
+    for d in (sqlite, postgresql)
 )
 _CARD_KEY = (cards.c.learner_id == sa.bindparam("k_learner")) & (cards.c.item_id == sa.bindparam("k_item"))
-_CARD = (sa.select(cards).where(_CARD_KEY), sa.select(cards).where(_CARD_KEY).with_for_update())
-_REVIEWED = cards.update().where(_CARD_KEY)
-_LOG = review_logs.insert()
+_CARD_ROW = sa.select(cards.c.card_json, cards.c.reps, cards.c.last_review).where(_CARD_KEY)
+_CARD = (Prepared(_CARD_ROW), Prepared(_CARD_ROW.with_for_update()))
+_REVIEWED = Prepared(cards.update().where(_CARD_KEY), ("card_json", "due", "last_review", "reps"))
+_LOG_COLUMNS = (
+    "learner_id",
+    "item_id",
+    "rating",
+    "score",
+    "correct",
+    "reviewed_at",
+    "duration_ms",
+    "answer_json",
+    "answer_id",
+    "token_id",
+    "class_id",
+    "card_before",
+    "result_json",
+    "guessed",
+)
+_LOG = Prepared(review_logs.insert(), _LOG_COLUMNS)
 
 
 def _split(text: str | None) -> frozenset[str]:
@@ -168,8 +192,8 @@ class ReviewStore:
         key = {"k_learner": learner_id, "k_item": item_id}
         with self.engine.begin() as conn:
             # Make sure the row exists, then lock it: a second answer to the item waits for this one.
-            conn.execute(
-                _NEW_CARD[conn.dialect.name == "postgresql"],
+            _NEW_CARD[conn.dialect.name == "postgresql"].run(
+                conn,
                 {
                     "learner_id": learner_id,
                     "item_id": item_id,
@@ -181,22 +205,23 @@ class ReviewStore:
                     "created_at": now,
                 },
             )
-            row = conn.execute(_CARD[conn.dialect.name != "sqlite"], key).one()
-            if row.last_review is not None and row.last_review > now:
+            row = _CARD[conn.dialect.name != "sqlite"].first(conn, key)
+            assert row is not None  # made just above, or before
+            card_json, reps, last_review = row
+            if last_review is not None and last_review > now:
                 # a later answer to this card (another tab) took the lock first: log this one after
                 # it, so that the logs' times keep the order the card was reviewed in
-                now = row.last_review
-            before = fsrs.Card.from_json(row.card_json)
+                now = last_review
+            before = fsrs.Card.from_json(card_json)
             if rating == RatingName.EASY and before.state != fsrs.State.Review:
                 rating = RatingName.GOOD
             card, log = self.scheduler.review_card(before, RATINGS[rating], now, duration_ms)
-            conn.execute(
-                _REVIEWED,
-                {**key, "card_json": card.to_json(), "due": card.due, "last_review": now, "reps": row.reps + 1},
+            _REVIEWED.run(
+                conn, {**key, "card_json": card.to_json(), "due": card.due, "last_review": now, "reps": reps + 1}
             )
             result = describe(Review(card, before, rating)) if describe is not None else None
-            conn.execute(
-                _LOG,
+            _LOG.run(
+                conn,
                 {
                     "learner_id": learner_id,
                     "item_id": item_id,
@@ -209,7 +234,7 @@ class ReviewStore:
                     "answer_id": answer_id,
                     "token_id": token_id,
                     "class_id": class_id,
-                    "card_before": row.card_json,
+                    "card_before": card_json,
                     "result_json": json.dumps(result, ensure_ascii=False) if result is not None else None,
                     "guessed": False,
                 },
@@ -301,9 +326,9 @@ class ReviewStore:
         thousands due. :func:`pick_next` on such an agenda says when it needs the whole one
         (:meth:`whole_agenda`). On ``conn`` when given (a request's one read connection)."""
         with nullcontext(conn) if conn is not None else reading(self.engine) as c:
-            reviewed, created = c.execute(_TODAY, {"learner_id": learner_id, "start": day_start(now, zone)}).one()
-            due = c.execute(_DUE if whole else _DUE_FIRST, {"learner_id": learner_id, "now": now}).all()
-            seen = _split(c.execute(_SEEN, {"learner_id": learner_id}).scalar()) if whole else None
+            reviewed, created = _TODAY.rows(c, {"learner_id": learner_id, "start": day_start(now, zone)})[0]
+            due = (_DUE if whole else _DUE_FIRST).rows(c, {"learner_id": learner_id, "now": now})
+            seen = _split(_SEEN.rows(c, {"learner_id": learner_id})[0][0]) if whole else None
         created_today = _split(created)
         cut = not whole and len(due) == DUE_FIRST
         return Agenda(seen, dict(due), len(created_today), created_today, _split(reviewed), due_cut=cut)  # type: ignore[arg-type]
@@ -314,16 +339,16 @@ class ReviewStore:
         with nullcontext(conn) if conn is not None else reading(self.engine) as c:
             seen = agenda.seen
             if seen is None:
-                seen = _split(c.execute(_SEEN, {"learner_id": learner_id}).scalar())
+                seen = _split(_SEEN.rows(c, {"learner_id": learner_id})[0][0])
             due = agenda.due
             if agenda.due_cut:
-                due = dict(c.execute(_DUE, {"learner_id": learner_id, "now": now}).all())  # type: ignore[arg-type]
+                due = dict(_DUE.rows(c, {"learner_id": learner_id, "now": now}))  # type: ignore[arg-type]
         return replace(agenda, seen=seen, due=due, due_cut=False)
 
     def introduced(self, learner_id: int, fact: str, conn: Connection | None = None) -> bool:
         """Whether the learner has read the introduction of ``fact``."""
         with nullcontext(conn) if conn is not None else reading(self.engine) as c:
-            return c.execute(_INTRODUCED, {"learner_id": learner_id, "fact": fact}).first() is not None
+            return _INTRODUCED.first(c, {"learner_id": learner_id, "fact": fact}) is not None
 
     def logs(self, learner_id: int) -> list[sa.Row]:
         with reading(self.engine) as conn:
