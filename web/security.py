@@ -17,7 +17,7 @@ from flask import Flask, Response, abort, current_app, request, session
 from flask.json.provider import DefaultJSONProvider
 from flask.json.tag import TaggedJSONSerializer
 from flask.sessions import SecureCookieSessionInterface
-from itsdangerous import URLSafeTimedSerializer
+from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from werkzeug.routing import IntegerConverter
 
 from .i18n import lang
@@ -242,9 +242,28 @@ class _CookieJSON(TaggedJSONSerializer):
         return self._untag_scan(json.loads(value))
 
 
+class KeyCachingSigner(TimestampSigner):
+    """itsdangerous's timestamp signer, deriving its HMAC key from the secret key and salt once
+    rather than at every signature made or checked (a signer is made for each; the session
+    cookie and a question token are signed or checked on every request)."""
+
+    _derived: dict[tuple[object, ...], bytes] = {}
+
+    def derive_key(self, secret_key: str | bytes | None = None) -> bytes:
+        secret = self.secret_keys[-1] if secret_key is None else secret_key  # (None: the current key)
+        key = (secret, self.salt, self.key_derivation, self.digest_method)
+        derived = self._derived.get(key)
+        if derived is None:
+            if len(self._derived) > 64:
+                self._derived.clear()
+            derived = self._derived[key] = super().derive_key(secret_key)
+        return derived
+
+
 class CookieSessions(SecureCookieSessionInterface):
     """Flask's signed-cookie sessions, with one signing serializer per secret key instead of a
-    new one for every request (reading and writing the cookie are on every request's path)."""
+    new one for every request (reading and writing the cookie are on every request's path), and
+    its key derived once (:class:`KeyCachingSigner`). The same cookies as Flask's."""
 
     serializer = _CookieJSON()
 
@@ -252,12 +271,21 @@ class CookieSessions(SecureCookieSessionInterface):
         self._signers: dict[tuple[object, ...], URLSafeTimedSerializer | None] = {}
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
-        key = (app.secret_key, *(app.config.get("SECRET_KEY_FALLBACKS") or ()))
-        signer = self._signers.get(key)
+        keys = (*(app.config.get("SECRET_KEY_FALLBACKS") or ()), app.secret_key)  # the current key last
+        signer = self._signers.get(keys)
         if signer is None:
             if len(self._signers) > 8:
                 self._signers.clear()
-            signer = self._signers[key] = super().get_signing_serializer(app)
+            signer = None
+            if app.secret_key:
+                signer = URLSafeTimedSerializer(
+                    list(keys),  # type: ignore[arg-type]
+                    salt=self.salt,
+                    serializer=self.serializer,
+                    signer=KeyCachingSigner,
+                    signer_kwargs={"key_derivation": self.key_derivation, "digest_method": self.digest_method},
+                )
+            self._signers[keys] = signer
         return signer
 
 

@@ -17,6 +17,8 @@ from functools import lru_cache
 from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from .security import KeyCachingSigner
+
 MAX_AGE = 24 * 3600  # seconds a question may stay unanswered
 SALT = "study.question"
 
@@ -41,7 +43,7 @@ def _serializer() -> URLSafeTimedSerializer:
 @lru_cache(maxsize=8)
 def _serializer_for(secret_key: str) -> URLSafeTimedSerializer:
     """One serializer per key (made once: each question and answer signs or reads a token)."""
-    return URLSafeTimedSerializer(secret_key, salt=SALT)
+    return URLSafeTimedSerializer(secret_key, salt=SALT, signer=KeyCachingSigner)
 
 
 def issue(learner_id: int, item_id: str, seed: int) -> str:
