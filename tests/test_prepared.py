@@ -1,4 +1,4 @@
-"""Prepared statements (study.learn.db.Prepared): the hot path's reads and writes without
+"""Prepared statements (study.learn.prepared.Prepared): the hot path's reads and writes without
 SQLAlchemy's execution layer give what SQLAlchemy gives, and fail as it fails."""
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import sqlalchemy as sa
 
-from study.learn.db import Prepared, cards, make_engine, reading, review_logs, upgrade
+from study.learn.db import cards, make_engine, reading, review_logs, upgrade
 from study.learn.grading import RatingName
+from study.learn.prepared import Prepared
 from study.learn.schedule import ReviewStore, make_scheduler
 
 T0 = datetime(2026, 3, 1, 12, 30, 15, 123456, tzinfo=UTC)

@@ -24,7 +24,8 @@ from sqlalchemy.engine import Connection, Engine
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..errors import StudyError
-from .db import Prepared, class_members, classes, learner_sessions, learners, reading
+from .db import class_members, classes, learner_sessions, learners, reading
+from .prepared import Prepared
 
 NAME_RE = re.compile(r"^[^\x00-\x1f<>]{1,40}$")
 MIN_PASSWORD = 8
@@ -104,7 +105,7 @@ def _insert_ignore(conn: Connection, table: sa.Table, keys: list[str], **values:
 
 
 _BY_NAME = sa.select(learners).where(learners.c.name == sa.bindparam("name"))
-# the learner of an open session: read on every request (a prepared statement, see db.Prepared)
+# the learner of an open session: read on every request (a prepared statement, study.learn.prepared)
 _BY_SESSION = Prepared(
     sa.select(learners.c.id, learners.c.name, learners.c.class_id, learners.c.time_zone)
     .join(learner_sessions, learner_sessions.c.learner_id == learners.c.id)

@@ -20,8 +20,9 @@ from sqlalchemy.engine import Connection, Engine
 
 from .accounts import Accounts, Learner, SignInError, UnknownClassError
 from .agenda import DEFAULT_ZONE, MASTERED_DAYS, Agenda, CardRow, day_start, next_due, pick_next
-from .db import Prepared, cards, intros, reading, review_logs
+from .db import cards, intros, reading, review_logs
 from .grading import RatingName
+from .prepared import Prepared
 
 __all__ = [
     "MASTERED_DAYS",
@@ -49,7 +50,7 @@ class AlreadyRatedError(ValueError):
     for a wrong answer."""
 
 
-# The reads every request makes, built once and run as prepared statements (db.Prepared).
+# The reads every request makes, built once and run as prepared statements (study.learn.prepared).
 _START = sa.bindparam("start", type_=cards.c.created_at.type)
 # the cards answered since the day began, and those of them first answered then (a card is made
 # by its first answer): a range of the index (learner_id, last_review, created_at, item_id)
