@@ -40,6 +40,10 @@ SEED_PRECISION, SEED_RECALL = 0.93, 0.85  # the figures before issue 11
 TAUGHT_DEV_PRECISION, TAUGHT_DEV_RECALL = 0.98, 0.20
 TAUGHT_HELDOUT_PRECISION, TAUGHT_HELDOUT_RECALL = 0.95, 0.10
 TARGET_PRECISION = 0.95
+# What is shipped: the gate's glosses and those of the withheld ones both hand readers signed
+# (study/data/glossreview/). The review read the held-out chapters' glosses too (not their gold).
+SHIPPED_DEV_PRECISION, SHIPPED_DEV_RECALL = 0.98, 0.41
+SHIPPED_HELDOUT_PRECISION, SHIPPED_HELDOUT_RECALL = 0.95, 0.26
 
 
 def _extract(file: str):
@@ -108,6 +112,19 @@ def test_taught_glosses_meet_the_precision_target_on_development_and_held_out_ch
     assert held.found >= 15  # enough taught glosses for the figure to mean something
     assert held.precision >= max(TAUGHT_HELDOUT_PRECISION, TARGET_PRECISION), held.precision
     assert held.recall >= TAUGHT_HELDOUT_RECALL, held.recall
+
+
+def _shipped(file: str):
+    return [g for g in extract_glosses(load_document(BOOK / file)) if g.taught]
+
+
+def test_the_reviewed_glosses_hold_the_measured_precision_and_raise_recall():
+    dev = total([s for _, s in score_chapters(DEV, _shipped)])
+    assert dev.precision >= max(SHIPPED_DEV_PRECISION, TARGET_PRECISION), [(g.context, g.gloss) for g in dev.wrong]
+    assert dev.recall >= SHIPPED_DEV_RECALL > TAUGHT_DEV_RECALL
+    held = total([s for _, s in score_chapters(HELDOUT, _shipped)])
+    assert held.precision >= SHIPPED_HELDOUT_PRECISION, held.precision
+    assert held.recall >= SHIPPED_HELDOUT_RECALL > TAUGHT_HELDOUT_RECALL, held.recall
 
 
 def test_the_gate_table_is_the_evidence_measured_now():

@@ -78,10 +78,9 @@ def test_every_fix_is_the_commentarys_own_words_at_its_line_and_its_term_a_word_
 def test_a_reviewed_gloss_is_taught_though_its_rule_is_withheld(by_file):
     """What the review adds: glosses the gate alone would not teach."""
     right = [k for k, v in reviewed().items() if v.verdict == "right" and signed(k)]
-    if not right:
-        pytest.skip("no second reading yet")
     glosses = {(g.file, g.line, g.context, g.gloss): g for gs in by_file.values() for g in gs}
-    assert any(not gate_taught(glosses[k].rule) and glosses[k].taught for k in right)
+    added = [k for k in right if not gate_taught(glosses[k].rule) and glosses[k].taught]
+    assert len(added) >= 500  # 1,185 taught on the whole book with the review, 561 by the gate alone
 
 
 def test_a_malformed_row_is_refused_naming_its_line():
