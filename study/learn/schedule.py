@@ -20,9 +20,10 @@ from sqlalchemy.engine import Connection, Engine
 
 from .accounts import Accounts, Learner, SignInError, UnknownClassError
 from .agenda import DEFAULT_ZONE, MASTERED_DAYS, Agenda, CardRow, day_start, next_due, pick_next
-from .db import cards, intros, reading, review_logs
+from .db import cards, intros, reading, review_logs, sqlite_file
 from .grading import RatingName
 from .prepared import Prepared
+from .writers import WriteQueue
 
 __all__ = [
     "MASTERED_DAYS",
@@ -142,6 +143,8 @@ class ReviewStore:
         self.engine = engine
         self.scheduler = scheduler
         self.accounts = Accounts(engine)
+        # answers to a SQLite file wait for their turn on a lock that wakes them (writers.py)
+        self.writers = WriteQueue(sqlite_file(engine.url.render_as_string(hide_password=False)))
 
     # --- learners -------------------------------------------------------------------------
     def sign_in(
@@ -191,7 +194,7 @@ class ReviewStore:
         introduction, or a lucky guess) goes through the learning steps.
         """
         key = {"k_learner": learner_id, "k_item": item_id}
-        with self.engine.begin() as conn:
+        with self.writers.turn(), self.engine.begin() as conn:
             # Make sure the row exists, then lock it: a second answer to the item waits for this one.
             _NEW_CARD[conn.dialect.name == "postgresql"].run(
                 conn,
