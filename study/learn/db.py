@@ -230,7 +230,11 @@ def make_engine(url: str, *, timeout: float = 30.0) -> Engine:
         @sa.event.listens_for(engine, "begin")
         def _begin(connection):  # type: ignore[no-untyped-def]
             read_only = connection.get_execution_options().get(READ_ONLY, False)
-            connection.exec_driver_sql("BEGIN DEFERRED" if read_only else "BEGIN IMMEDIATE")
+            sql = "BEGIN DEFERRED" if read_only else "BEGIN IMMEDIATE"
+            try:  # on the driver's connection (every request begins one or two transactions)
+                connection.connection.driver_connection.execute(sql)
+            except sqlite3.Error as e:  # as SQLAlchemy's own execution would handle it (raises)
+                connection._handle_dbapi_exception(e, sql, (), None, None)  # noqa: SLF001
 
     else:
         connect_args = {"connect_timeout": max(int(timeout), 1)} if url.startswith("postgresql") else {}
