@@ -17,7 +17,9 @@ given as a ratio to the trivial route's (aims: ≥ 0.5 for next, ≥ 0.35 for an
 latencies (aim: p99 < 50 ms). Client and servers share the machine, so compare ratios, not
 absolute figures, across machines; and since the machine's other load changes from minute to
 minute, the trivial, next and answer phases run ``--rounds`` times back to back and each ratio is
-the median of the rounds' (each against the trivial route measured just before it).
+the median of the rounds' (each against the trivial route measured just before it). The
+workers' own CPU time per request (from /proc, the gunicorn workers of each app) is printed too:
+what a request costs the server, apart from the clients that share the machine.
 
 Usage: python bench/web.py [--clients 32] [--requests 40] [--history 300] [--workers 2] [--rounds 3]
 """
@@ -52,9 +54,26 @@ KINDS = ("vocab", "order", None)
 GUESSES = ("礼", "宾", "尸", "shi", "bin", "xiang")
 
 
+def workers_cpu(master: int) -> float:
+    """CPU seconds (user and system) spent so far by the gunicorn master's worker processes."""
+    total = 0.0
+    try:
+        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    except OSError:
+        return 0.0
+    for pid in children:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # a worker that just exited
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 @contextmanager
-def gunicorn(target: str, env: dict[str, str], workers: int, ready_path: str) -> Iterator[int]:
-    """``gunicorn -w workers target`` on a free port; stopped (SIGTERM, then SIGKILL) on exit."""
+def gunicorn(target: str, env: dict[str, str], workers: int, ready_path: str) -> Iterator[tuple[int, int]]:
+    """``gunicorn -w workers target`` on a free port (port and master pid); stopped (SIGTERM,
+    then SIGKILL) on exit."""
     port = find_free_port()
     cmd = [sys.executable, "-m", "gunicorn", "-w", str(workers), "-b", f"127.0.0.1:{port}"]
     cmd += ["--log-level", "warning", "--backlog", "512", target]
@@ -75,7 +94,7 @@ def gunicorn(target: str, env: dict[str, str], workers: int, ready_path: str) ->
             if time.monotonic() > deadline:
                 raise RuntimeError(f"gunicorn did not answer on port {port} within 60 s")
             time.sleep(0.1)
-        yield port
+        yield port, proc.pid
     finally:
         proc.terminate()
         try:
@@ -154,6 +173,7 @@ def plausible(item: dict, rng: random.Random) -> object:
 class Phase:
     name: str
     seconds: float = 0.0
+    cpu: float = 0.0  # the server's workers' CPU seconds during the phase
     latencies: dict[str, list[float]] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
 
@@ -172,8 +192,9 @@ class Phase:
         return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-def run(name: str, clients: list[Client], requests: int, step: Callable, *, limit: float) -> Phase:
-    """Every client does ``step`` ``requests`` times, all at once; the phase's wall time."""
+def run(name: str, clients: list[Client], requests: int, step: Callable, *, limit: float, master: int = 0) -> Phase:
+    """Every client does ``step`` ``requests`` times, all at once; the phase's wall time (and the
+    CPU time of the workers of the gunicorn ``master``)."""
     phase = Phase(name)
     lock = threading.Lock()
     barrier = threading.Barrier(len(clients) + 1)
@@ -196,11 +217,13 @@ def run(name: str, clients: list[Client], requests: int, step: Callable, *, limi
     threads = [threading.Thread(target=work, args=(k, c), daemon=True) for k, c in enumerate(clients)]
     for t in threads:
         t.start()
+    cpu = workers_cpu(master) if master else 0.0
     barrier.wait()
     start = time.perf_counter()
     for t in threads:
         t.join(limit + 15)
     phase.seconds = time.perf_counter() - start
+    phase.cpu = (workers_cpu(master) - cpu) if master else 0.0
     if failures:
         raise RuntimeError(f"{len(failures)} client(s) failed in phase {name}: {failures[0]!r}")
     return phase
@@ -267,8 +290,8 @@ def main() -> None:
         phases: dict[str, Phase] = {}
         rounds: list[dict[str, Phase]] = []
         with (
-            gunicorn("bench.trivial_app:create_app()", {}, args.workers, "/hello") as trivial_port,
-            gunicorn("web:create_app()", env, args.workers, "/api/session") as quiz_port,
+            gunicorn("bench.trivial_app:create_app()", {}, args.workers, "/hello") as (trivial_port, trivial_pid),
+            gunicorn("web:create_app()", env, args.workers, "/api/session") as (quiz_port, quiz_pid),
         ):
             trivial = [Client(trivial_port) for _ in range(args.clients)]
             run("warm-up", trivial, 5, step_hello, limit=args.limit)
@@ -280,9 +303,9 @@ def main() -> None:
             for _ in range(args.rounds):  # each endpoint right after the trivial route: same load
                 rounds.append(
                     {
-                        "hello": run("hello", trivial, args.requests, step_hello, limit=args.limit),
-                        "next": run("next", quiz, args.requests, step_next, limit=args.limit),
-                        "answer": run("answer", quiz, args.requests, step_answer, limit=args.limit),
+                        "hello": run("hello", trivial, args.requests, step_hello, limit=args.limit, master=trivial_pid),
+                        "next": run("next", quiz, args.requests, step_next, limit=args.limit, master=quiz_pid),
+                        "answer": run("answer", quiz, args.requests, step_answer, limit=args.limit, master=quiz_pid),
                     }
                 )
             for client in trivial + quiz:
@@ -292,7 +315,7 @@ def main() -> None:
 
 def pooled(phases: list[Phase], endpoint: str) -> Phase:
     """The rounds' phases of one endpoint as one (latencies together, wall times added)."""
-    out = Phase(endpoint, sum(p.seconds for p in phases))
+    out = Phase(endpoint, sum(p.seconds for p in phases), sum(p.cpu for p in phases))
     for p in phases:
         out.latencies.setdefault(endpoint, []).extend(p.latencies.get(endpoint, []))
         for k, v in p.errors.items():
@@ -320,6 +343,12 @@ def report(phases: dict[str, Phase], rounds: list[dict[str, Phase]], args: argpa
             f"{path:<23} {both.rate(endpoint):7.0f} req/s   {ms(both, endpoint)}   "
             f"ratio {statistics.median(ratios):.2f} (rounds {each}; aim >= {aim})"
         )
+    cpu = {e: pooled([r[e] for r in rounds], e) for e in ("hello", "next", "answer")}
+    per = {e: p.cpu / max(len(p.latencies.get(e, [])), 1) * 1000 for e, p in cpu.items()}
+    print(
+        f"workers' CPU per request: trivial {per['hello']:.2f} ms, next {per['next']:.2f} ms, "
+        f"answer {per['answer']:.2f} ms"
+    )
     loop = phases["loop"]
     print(
         f"loop next+answer        {loop.rate('answer'):7.0f} pairs/s "
