@@ -54,7 +54,8 @@ def test_a_prepared_select_gives_the_rows_and_types_sqlalchemy_gives(store):
             expected = [tuple(r) for r in conn.execute(query, params).all()]
             got = Prepared(query).rows(conn, params)
             assert got == expected and expected
-    due = Prepared(queries[1][0]).rows(reading(store.engine), queries[1][1])
+    with reading(store.engine) as conn:
+        due = Prepared(queries[1][0]).rows(conn, queries[1][1])
     assert [d for _, d in due] == [T0 + timedelta(hours=k, minutes=1) for k in range(3)]  # aware UTC datetimes
     assert all(d.tzinfo is not None and d.utcoffset() == timedelta(0) for _, d in due)
 
