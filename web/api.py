@@ -132,7 +132,7 @@ def delete_session():  # type: ignore[no-untyped-def]
 def _catalog(learner: Learner) -> Catalog:
     """What the learner studies (their class's assignment, read once per request)."""
     if "catalog" not in g or g.catalog_of != learner.class_id:
-        g.catalog, g.catalog_of = get_state().catalog_for(learner.class_id), learner.class_id
+        g.catalog, g.catalog_of = get_state().catalog_for(learner.class_id, g.get("reader")), learner.class_id
     return g.catalog
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import fsrs
 from flask import Flask, current_app
+from sqlalchemy.engine import Connection
 
 from study.build import default_glossary_path, load_document, load_terms
 from study.learn.catalog import Catalog, build_catalog
@@ -41,9 +42,10 @@ class StudyState:
     def document_of(self, rite: str) -> Document | None:
         return next((d for d in self.documents if d.rite(rite) is not None), None)
 
-    def catalog_for(self, class_id: int | None) -> Catalog:
-        """What a learner studies: the class's assignment, or everything."""
-        text = self.classes.assignment(class_id)
+    def catalog_for(self, class_id: int | None, conn: Connection | None = None) -> Catalog:
+        """What a learner studies: the class's assignment, or everything (read on ``conn``
+        when given, a request's read connection)."""
+        text = self.classes.assignment(class_id, conn)
         if text is None:
             return self.catalog
         key = hashlib.sha256(text.encode()).hexdigest()

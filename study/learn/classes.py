@@ -8,17 +8,21 @@ from __future__ import annotations
 import random
 import re
 import secrets
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..errors import StudyError
 from .accounts import NAME_RE, Learner
 from .db import assignments, cards, class_members, classes, learners, reading, review_logs, teachers
+from .prepared import Prepared
+
+_ASSIGNMENT = Prepared(sa.select(assignments.c.spec_yaml).where(assignments.c.class_id == sa.bindparam("class_id")))
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
@@ -129,11 +133,14 @@ class ClassStore:
             if conn.execute(assignments.update().where(key).values(spec_yaml=spec_yaml, updated_at=now)).rowcount == 0:
                 conn.execute(assignments.insert().values(class_id=class_id, spec_yaml=spec_yaml, updated_at=now))
 
-    def assignment(self, class_id: int | None) -> str | None:
+    def assignment(self, class_id: int | None, conn: Connection | None = None) -> str | None:
+        """The class's assigned deck spec (YAML), if any: every quiz request of a class's learner
+        asks (on ``conn`` when given, a request's read connection; never the write lock)."""
         if class_id is None:
             return None
-        with reading(self.engine) as conn:  # every quiz request asks: never take the write lock
-            return conn.execute(sa.select(assignments.c.spec_yaml).where(assignments.c.class_id == class_id)).scalar()
+        with nullcontext(conn) if conn is not None else reading(self.engine) as c:
+            row = _ASSIGNMENT.first(c, {"class_id": class_id})
+        return row[0] if row is not None else None
 
     # --- what the class did ---------------------------------------------------------------
     def class_logs(self, class_id: int) -> list[sa.Row]:
