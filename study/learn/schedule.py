@@ -195,22 +195,27 @@ class ReviewStore:
         """
         key = {"k_learner": learner_id, "k_item": item_id}
         with self.writers.turn(), self.engine.begin() as conn:
-            # Make sure the row exists, then lock it: a second answer to the item waits for this one.
-            _NEW_CARD[conn.dialect.name == "postgresql"].run(
-                conn,
-                {
-                    "learner_id": learner_id,
-                    "item_id": item_id,
-                    # an explicit id: fsrs.Card() takes one from the clock and then sleeps 1 ms to keep
-                    # ids apart, here inside the write lock; our cards are told apart by (learner, item)
-                    "card_json": fsrs.Card(card_id=int(now.timestamp() * 1000)).to_json(),
-                    "due": now,
-                    "reps": 0,
-                    "created_at": now,
-                },
-            )
-            row = _CARD[conn.dialect.name != "sqlite"].first(conn, key)
-            assert row is not None  # made just above, or before
+            # Lock the card's row (a second answer to the item waits for this one); a first answer
+            # makes it first (another answer making it at the same time: one insert does nothing).
+            locked = _CARD[conn.dialect.name != "sqlite"]
+            row = locked.first(conn, key)
+            if row is None:
+                _NEW_CARD[conn.dialect.name == "postgresql"].run(
+                    conn,
+                    {
+                        "learner_id": learner_id,
+                        "item_id": item_id,
+                        # an explicit id: fsrs.Card() takes one from the clock and then sleeps 1 ms to
+                        # keep ids apart, inside the write lock; our cards are told apart by (learner, item)
+                        "card_json": fsrs.Card(card_id=int(now.timestamp() * 1000)).to_json(),
+                        "due": now,
+                        "reps": 0,
+                        "created_at": now,
+                    },
+                )
+                row = locked.first(conn, key)
+            if row is None:  # pragma: no cover - made just above, or by the other answer
+                raise LookupError(f"no card for {item_id!r} after making it")
             card_json, reps, last_review = row
             if last_review is not None and last_review > now:
                 # a later answer to this card (another tab) took the lock first: log this one after
