@@ -48,3 +48,22 @@ def test_other_databases_have_no_queue():
     assert queue.path is None
     with queue.turn():
         pass
+
+
+def test_without_fcntl_the_module_imports_and_a_turn_takes_the_thread_lock_only(tmp_path, monkeypatch):
+    import importlib
+    import sys
+
+    import study.learn.writers as writers
+
+    monkeypatch.setitem(sys.modules, "fcntl", None)  # as on a platform without it (import fails)
+    try:
+        bare = importlib.reload(writers)
+        assert bare.fcntl is None
+        queue = bare.WriteQueue(tmp_path / "study.sqlite", timeout=1)
+        with queue.turn():
+            assert not queue._threads.acquire(blocking=False)  # this process's other threads wait
+        assert not (tmp_path / ("study.sqlite" + bare.SUFFIX)).exists()
+    finally:
+        monkeypatch.undo()
+        importlib.reload(writers)

@@ -15,13 +15,17 @@ databases need no queue.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: the thread lock only, then SQLite's own wait
+    fcntl = None  # type: ignore[assignment]
 
 SUFFIX = ".writers"  # the lock file: the database's name with this added
 
@@ -39,6 +43,8 @@ class WriteQueue:
         if self._fd is not None and self._pid == os.getpid():
             return self._fd
         assert self.path is not None
+        if fcntl is None:
+            return None  # no advisory locks here: SQLite's busy handler alone, as before
         try:  # (a new process after a fork opens its own: a lock belongs to an open file)
             self._fd, self._pid = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600), os.getpid()
         except OSError:
