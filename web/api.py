@@ -32,8 +32,9 @@ RATINGS = tuple(RatingName)
 
 # --- the signed-in learner -------------------------------------------------------------------
 def reader() -> Connection:
-    """The request's one read connection (and read snapshot), for a request that only reads
-    (/api/next: the session, the agenda and an introduction), closed when the request ends."""
+    """The request's one connection, a read snapshot (/api/next: the session, the agenda and an
+    introduction; /api/answer: the session, before the answer is written on it), closed when the
+    request ends."""
     if "reader" not in g:
         g.reader = reading(get_state().store.engine)
     return g.reader
@@ -320,6 +321,9 @@ def answer_item(
         told.append(body)
         return body
 
+    conn = g.get("reader")  # the session was read on it: its read transaction ends, it writes now
+    if conn is not None:
+        conn.rollback()
     try:
         state.store.record(
             learner.id,
@@ -334,6 +338,7 @@ def answer_item(
             token_id=shown.token_id,
             class_id=learner.class_id,
             describe=describe,
+            conn=conn,
         )
     except IntegrityError:
         # answered before (this answer id or this question's token): the transaction rolled back,
@@ -355,6 +360,7 @@ def _logged_answer(question: Question, answer: object, result) -> object:  # typ
 
 @bp.post("/answer")
 def post_answer():  # type: ignore[no-untyped-def]
+    reader()  # one connection for the request: the session is read on it, then the answer written
     learner = _signed_in()
     data = _json_object()
     return jsonify(

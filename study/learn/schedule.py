@@ -8,8 +8,8 @@ review logged together, so two answers to the same item arriving at once both co
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 
@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from .accounts import Accounts, Learner, SignInError, UnknownClassError
 from .agenda import DEFAULT_ZONE, MASTERED_DAYS, Agenda, CardRow, day_start, next_due, pick_next
-from .db import cards, intros, reading, review_logs, sqlite_file
+from .db import READ_ONLY, cards, intros, reading, review_logs, sqlite_file
 from .grading import RatingName
 from .prepared import Prepared
 from .writers import WriteQueue
@@ -116,6 +116,18 @@ def _split(text: str | None) -> frozenset[str]:
     return frozenset(text.split("\x1f")) if text else frozenset()
 
 
+@contextmanager
+def _writing(engine: Engine, conn: Connection | None) -> Iterator[Connection]:
+    """A write transaction (SQLite: BEGIN IMMEDIATE) on ``conn``, or on a connection of the pool."""
+    if conn is None:
+        with engine.begin() as fresh:
+            yield fresh
+        return
+    conn.execution_options(**{READ_ONLY: False})  # (a request's read connection now writes)
+    with conn.begin():
+        yield conn
+
+
 def _insert_ignore(conn: Connection, table: sa.Table, keys: Sequence[str], **values: object) -> None:
     """INSERT … ON CONFLICT DO NOTHING, so that two requests creating the same row both succeed."""
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
@@ -183,8 +195,12 @@ class ReviewStore:
         token_id: str | None = None,
         class_id: int | None = None,
         describe: Callable[[Review], dict[str, object]] | None = None,
+        conn: Connection | None = None,
     ) -> fsrs.Card:
         """Review the learner's card for ``item_id`` and log it, in one transaction.
+
+        ``conn``: a connection with no transaction open to write on (e.g. the request's, on which
+        its session was read) instead of one from the pool; it is left open.
 
         ``describe(review)`` gives the response to the answer, logged with it: a retry of the same
         ``answer_id`` or ``token_id`` fails on the log's unique keys (IntegrityError), the whole
@@ -194,7 +210,7 @@ class ReviewStore:
         introduction, or a lucky guess) goes through the learning steps.
         """
         key = {"k_learner": learner_id, "k_item": item_id}
-        with self.writers.turn(), self.engine.begin() as conn:
+        with self.writers.turn(), _writing(self.engine, conn) as conn:
             # Lock the card's row (a second answer to the item waits for this one); a first answer
             # makes it first (another answer making it at the same time: one insert does nothing).
             locked = _CARD[conn.dialect.name != "sqlite"]
