@@ -3,6 +3,8 @@ each app's own key signs and checks, whatever other apps of the process were sig
 
 from __future__ import annotations
 
+import time
+
 from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import BadSignature, URLSafeTimedSerializer
@@ -58,3 +60,30 @@ def test_tokens_signed_with_one_key_are_refused_under_another():
         pass
     else:
         raise AssertionError("a token signed with another key was accepted")
+
+
+def _opened(interface: CookieSessions, app: Flask, cookie: str):  # type: ignore[no-untyped-def]
+    with app.test_request_context("/", headers={"Cookie": f"session={cookie}"}):
+        from flask import request
+
+        return interface.open_session(app, request)
+
+
+def test_a_cookie_read_again_gives_the_same_session_until_it_expires_and_never_a_changed_one(monkeypatch):
+    import web.security as security
+
+    app = _app("k" * 40)
+    data = {"sid": "s" * 43, "csrf": "令牌", "lang": "en"}
+    interface = CookieSessions()
+    with app.app_context():
+        cookie = interface.get_signing_serializer(app).dumps(data)  # type: ignore[union-attr]
+    first = _opened(interface, app, cookie)
+    assert dict(first) == data
+    first["sid"] = "changed by a view"  # a view's change is its own session's, not the next request's
+    assert dict(_opened(interface, app, cookie)) == data
+    assert dict(_opened(interface, app, cookie[:-2] + ("AA" if cookie[-2:] != "AA" else "BB"))) == {}
+    assert dict(_opened(CookieSessions(), _app("o" * 40), cookie)) == {}  # another key: refused
+    assert dict(_opened(interface, _app("o" * 40), cookie)) == {}  # also by an interface that read it
+    later = time.time() + app.permanent_session_lifetime.total_seconds() + 5
+    monkeypatch.setattr(security.time, "time", lambda: later)  # the cookie is too old now
+    assert dict(_opened(interface, app, cookie)) == {}

@@ -9,15 +9,16 @@ import json
 import os
 import re
 import secrets
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from flask import Flask, Response, abort, current_app, request, session
+from flask import Flask, Request, Response, abort, current_app, request, session
 from flask.json.provider import DefaultJSONProvider
 from flask.json.tag import TaggedJSONSerializer
-from flask.sessions import SecureCookieSessionInterface
-from itsdangerous import TimestampSigner, URLSafeTimedSerializer
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from itsdangerous import BadSignature, TimestampSigner, URLSafeTimedSerializer
 from werkzeug.routing import IntegerConverter
 
 from .i18n import lang
@@ -266,9 +267,37 @@ class CookieSessions(SecureCookieSessionInterface):
     its key derived once (:class:`KeyCachingSigner`). The same cookies as Flask's."""
 
     serializer = _CookieJSON()
+    MAX_VERIFIED = 4096  # cookies remembered as checked (a learner's cookie changes at sign-in)
 
     def __init__(self) -> None:
         self._signers: dict[tuple[object, ...], URLSafeTimedSerializer | None] = {}
+        self._verified: dict[tuple[object, str], tuple[dict[str, Any], int]] = {}
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        """Flask's, remembering the cookies it has checked: the same cookie on the next request
+        (a learner's usually is) is not checked and decoded again, only its age. Only sessions of
+        plain values (strings, numbers) are remembered, so a view changing one changes a copy."""
+        signer = self.get_signing_serializer(app)
+        if signer is None:
+            return None
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return self.session_class()
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        known = self._verified.get((signer, value))
+        if known is not None:
+            data, signed = known
+            if 0 <= int(time.time()) - signed <= max_age:  # (as itsdangerous checks the age)
+                return self.session_class(data)
+        try:
+            data, when = signer.loads(value, max_age=max_age, return_timestamp=True)
+        except BadSignature:
+            return self.session_class()
+        if isinstance(data, dict) and all(isinstance(v, str | int | float | None) for v in data.values()):
+            if len(self._verified) >= self.MAX_VERIFIED:
+                self._verified.clear()
+            self._verified[(signer, value)] = (data, int(when.timestamp()))
+        return self.session_class(data)
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         keys = (*(app.config.get("SECRET_KEY_FALLBACKS") or ()), app.secret_key)  # the current key last
