@@ -10,6 +10,7 @@ import os
 import re
 import secrets
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -53,9 +54,28 @@ def harden(app: Flask) -> None:
     if app.config.get("PRODUCTION"):
         app.config["SESSION_COOKIE_SECURE"] = True  # behind TLS only (HSTS in secure_headers)
     app.json = SafeJSONProvider(app)
+    app.ensure_sync = _SyncChecked(app.ensure_sync)  # type: ignore[method-assign]
     app.session_interface = CookieSessions()
     app.url_map.converters["int"] = BoundedInt
     app.before_request(check_text_input)
+
+
+class _SyncChecked:
+    """``Flask.ensure_sync`` remembered per function: Flask asks for every hook and view of every
+    request whether it is a coroutine function (``inspect``, a few µs each); the answer for one
+    function does not change."""
+
+    def __init__(self, ensure_sync: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
+        self._ensure_sync = ensure_sync
+        self._checked: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+    def __call__(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        checked = self._checked.get(func)
+        if checked is None:
+            if len(self._checked) > 1024:
+                self._checked.clear()
+            checked = self._checked[func] = self._ensure_sync(func)
+        return checked
 
 
 class BoundedInt(IntegerConverter):
@@ -208,12 +228,24 @@ class SafeJSONProvider(DefaultJSONProvider):
     sort_keys = False
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
+        return self._encoded(obj, **kwargs)[0]
+
+    def _encoded(self, obj: Any, **kwargs: Any) -> tuple[str, bytes]:
         text = super().dumps(obj, **kwargs)
         try:
-            text.encode("utf-8")
+            return text, text.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate from somewhere: escaped, as JSON allows
-            return super().dumps(obj, **kwargs | {"ensure_ascii": True})
-        return text
+            text = super().dumps(obj, **kwargs | {"ensure_ascii": True})
+            return text, text.encode("ascii")
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        """Flask's ``jsonify``, with the body encoded once (the check above already encodes it)."""
+        obj = self._prepare_response_obj(args, kwargs)
+        if (self.compact is None and self._app.debug) or self.compact is False:
+            _, body = self._encoded(obj, indent=2)
+        else:
+            _, body = self._encoded(obj, separators=(",", ":"))
+        return self._app.response_class(body + b"\n", mimetype=self.mimetype)
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         text = s.decode("utf-8", "replace") if isinstance(s, bytes) else s
