@@ -19,7 +19,7 @@ from study.paths import default_text_paths
 from . import api, pages, ratelimit, script, teacher
 from .i18n import t
 from .messages import localize
-from .security import check_csrf, csrf_token, harden, limit_body, secret_key, secure_headers
+from .security import check_csrf, csrf_token, harden, secret_key, secure_headers
 from .state import init_state
 
 
@@ -56,7 +56,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     state = init_state(app)
     ratelimit.init_app(app, state.store.engine)
 
-    app.before_request(limit_body)
     app.before_request(check_csrf)
     app.after_request(secure_headers)
     app.context_processor(lambda: {"t": t, "csrf_token": csrf_token})

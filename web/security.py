@@ -57,6 +57,8 @@ def harden(app: Flask) -> None:
     app.ensure_sync = _SyncChecked(app.ensure_sync)  # type: ignore[method-assign]
     app.session_interface = CookieSessions()
     app.url_map.converters["int"] = BoundedInt
+    # The body's limit is set before anything reads the body (the API's 16 KiB, not a form's).
+    app.before_request(limit_body)
     app.before_request(check_text_input)
 
 
