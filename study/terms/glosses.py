@@ -33,7 +33,8 @@ from .glossrules import (
     termlike,
 )
 from .lexicon import category_of
-from .plain import gloss_ok, head_ok, read_plain
+from .plain import read_plain
+from .plaincheck import gloss_ok, head_ok
 from .review import reviewed, signed
 
 _SENTENCE = re.compile(r"[^。；！？]+[。；！？]?")
