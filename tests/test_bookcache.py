@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from study.build import default_glossary_path, load_document, load_terms
-from study.learn.catalog import build_catalog
+from study.learn.gather import build_catalog
 from tests.conftest import SEED_PATHS, XIANGSHE_PATH, dispose
 from web.bookcache import PREFIX, SUFFIX, cached
 

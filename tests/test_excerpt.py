@@ -7,7 +7,7 @@ import random
 
 from study.build import Sources, load_terms, plan_deck
 from study.decks.deckspec import load_deckspec
-from study.learn.catalog import build_catalog
+from study.learn.gather import build_catalog
 from study.learn.quiz import present
 
 

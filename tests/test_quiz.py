@@ -5,7 +5,8 @@ import random
 import pytest
 
 from study.build import load_terms
-from study.learn.catalog import Family, Kind, build_catalog, main_gloss
+from study.learn.catalog import Family, Kind, main_gloss
+from study.learn.gather import build_catalog
 from study.learn.grading import OrderMode, grade_order, pinyin_key, rating_for, typed_matches
 from study.learn.quiz import AnswerError, grade, present
 from study.text.normalize import search_key

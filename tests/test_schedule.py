@@ -120,7 +120,7 @@ def test_sign_in_validates_name_and_class_code(store):
 
 def test_due_items_first_then_new_ones_in_text_order_up_to_the_daily_limit(store, xiangshe, tesheng):
     from study.build import load_terms
-    from study.learn.catalog import build_catalog
+    from study.learn.gather import build_catalog
 
     docs = [xiangshe, tesheng]
     catalog = build_catalog(docs, load_terms(docs))
@@ -145,7 +145,7 @@ def test_the_most_overdue_cards_read_first_choose_as_the_whole_agenda_does(store
     filter (or the choice ties with a card cut off), pick_next asks for the whole agenda."""
     from study.build import load_terms
     from study.learn.agenda import WholeAgendaNeeded
-    from study.learn.catalog import build_catalog
+    from study.learn.gather import build_catalog
     from study.learn.schedule import DUE_FIRST
 
     docs = [xiangshe, tesheng]
@@ -177,7 +177,7 @@ def test_the_agenda_of_a_request_reads_todays_cards_and_not_every_card_and_choos
     fit, pick_next asks for the whole agenda, which then chooses as an agenda of every card does."""
     from study.build import load_terms
     from study.learn.agenda import WholeAgendaNeeded
-    from study.learn.catalog import build_catalog
+    from study.learn.gather import build_catalog
 
     docs = [xiangshe, tesheng]
     items = build_catalog(docs, load_terms(docs)).select(rite="乡射礼", family="vocab")

@@ -17,10 +17,11 @@ from flask import Flask, current_app
 from sqlalchemy.engine import Connection
 
 from study.build import default_glossary_path, load_document, load_terms
-from study.learn.catalog import Catalog, build_catalog
+from study.learn.catalog import Catalog
 from study.learn.classdeck import class_catalog, spec_from_yaml
 from study.learn.classes import ClassStore
 from study.learn.db import check_current, make_engine, upgrade
+from study.learn.gather import build_catalog
 from study.learn.schedule import ReviewStore, make_scheduler
 from study.model import Document, Term
 from study.terms.reading import reading_in

@@ -12,7 +12,8 @@ from ..decks.deckspec import KINDS, DeckSpec, ExtraTerm, parse_deckspec
 from ..decks.selection import select
 from ..model import Corpus, Document, Term
 from ..paths import decks_dir
-from .catalog import Catalog, build_catalog
+from .catalog import Catalog
+from .gather import build_catalog
 
 FAMILIES = {"terms": "vocab", "stages": "stages", "steps": "steps", "passages": "passages", "cloze": "cloze"}
 SPEC_SOURCE = "<teacher page>"
