@@ -130,6 +130,18 @@ def dispose(app) -> None:
 
 
 @pytest.fixture
+def store(database_url):
+    """A review store on a migrated test database (SQLite, or PostgreSQL in CI's second run)."""
+    from study.learn.db import make_engine, upgrade
+    from study.learn.schedule import ReviewStore, make_scheduler
+
+    engine = make_engine(database_url)
+    upgrade(engine)
+    yield ReviewStore(engine, make_scheduler(fuzzing=False))
+    engine.dispose()
+
+
+@pytest.fixture
 def app(database_url):
     from web import create_app
 

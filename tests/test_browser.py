@@ -56,9 +56,8 @@ def _require_browser():  # type: ignore[no-untyped-def]
     pytest.skip(missing)
 
 
-@pytest.fixture
-def live_app(tmp_path: Path) -> Iterator[tuple[object, str]]:
-    """The real app on a temporary SQLite file, served in a background thread."""
+def _served(tmp_path: Path, texts: list[Path]) -> Iterator[tuple[object, str]]:
+    """The real app on ``texts`` and a temporary SQLite file, served in a background thread."""
     app = create_app(
         {
             "TESTING": True,
@@ -66,11 +65,17 @@ def live_app(tmp_path: Path) -> Iterator[tuple[object, str]]:
             "DATABASE_URL": f"sqlite:///{tmp_path / 'study.sqlite'}",
             "RANDOM_SEED": 7,
             "FSRS_FUZZING": False,
-            "TEXTS": [str(p) for p in SEED_PATHS],
+            "TEXTS": [str(p) for p in texts],
         }
     )
     with serving(app) as base:
         yield app, base
+
+
+@pytest.fixture
+def live_app(tmp_path: Path) -> Iterator[tuple[object, str]]:
+    """The real app on the seed texts."""
+    yield from _served(tmp_path, SEED_PATHS)
 
 
 @pytest.fixture
@@ -427,18 +432,7 @@ def book_app(tmp_path: Path) -> Iterator[tuple[object, str]]:
     """The real app on one chapter of the book (traditional characters: 鄉射禮)."""
     from study.paths import texts_dir
 
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "browser-test",
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'study.sqlite'}",
-            "RANDOM_SEED": 7,
-            "FSRS_FUZZING": False,
-            "TEXTS": [str(texts_dir() / "KR1d0044_004.txt")],
-        }
-    )
-    with serving(app) as base:
-        yield app, base
+    yield from _served(tmp_path, [texts_dir() / "KR1d0044_004.txt"])
 
 
 def test_the_simplified_display_converts_the_page_and_answers_still_count(book_app, browser) -> None:  # type: ignore[no-untyped-def]

@@ -8,20 +8,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import sqlalchemy as sa
 
-from study.learn.db import cards, make_engine, reading, review_logs, upgrade
+from study.learn.db import cards, reading, review_logs
 from study.learn.grading import RatingName
 from study.learn.prepared import Prepared
-from study.learn.schedule import ReviewStore, make_scheduler
 
 T0 = datetime(2026, 3, 1, 12, 30, 15, 123456, tzinfo=UTC)
-
-
-@pytest.fixture
-def store(database_url):
-    engine = make_engine(database_url)
-    upgrade(engine)
-    yield ReviewStore(engine, make_scheduler(fuzzing=False))
-    engine.dispose()
 
 
 def test_a_prepared_select_gives_the_rows_and_types_sqlalchemy_gives(store):

@@ -14,14 +14,6 @@ from study.learn.schedule import Agenda, ReviewStore, SignInError, UnknownClassE
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-@pytest.fixture
-def store(database_url):
-    engine = make_engine(database_url)
-    upgrade(engine)
-    yield ReviewStore(engine, make_scheduler(fuzzing=False))
-    engine.dispose()
-
-
 def test_golden_fsrs_history_with_pinned_utc_times(store):
     learner = store.sign_in("甲", None, T0)
     history = [

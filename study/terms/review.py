@@ -27,6 +27,7 @@ longer meets a gloss of the extractor is stale, and a test says so. A malformed 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -88,12 +89,20 @@ def parse_review(text: str, file: str, path: str) -> dict[Key, Verdict]:
     return out
 
 
-def read_folder(folder: Path) -> dict[Key, Verdict]:
-    """Every chapter's review in ``folder`` (``KR1d0044_0NN.tsv`` reviews ``KR1d0044_0NN.txt``)."""
+Parser = Callable[[str, str, str], dict[Key, Verdict]]
+
+
+def read_folder(folder: Path, parse: Parser = parse_review) -> dict[Key, Verdict]:
+    """Every chapter's file in ``folder`` (``KR1d0044_0NN.tsv`` reads ``KR1d0044_0NN.txt``)."""
     out: dict[Key, Verdict] = {}
     for path in sorted(folder.glob("*.tsv")):
-        out.update(parse_review(path.read_text("utf-8"), path.stem + ".txt", str(path)))
+        out.update(parse(path.read_text("utf-8"), path.stem + ".txt", str(path)))
     return out
+
+
+def _shipped(folder: str, parse: Parser) -> dict[Key, Verdict]:
+    root = resources.files("study").joinpath(folder)
+    return read_folder(Path(str(root)), parse) if root.is_dir() else {}
 
 
 SECONDS = ("agree", "disagree")
@@ -123,18 +132,10 @@ def parse_second(text: str, file: str, path: str) -> dict[Key, Verdict]:
     return out
 
 
-def read_seconds(folder: Path) -> dict[Key, Verdict]:
-    out: dict[Key, Verdict] = {}
-    for path in sorted(folder.glob("*.tsv")):
-        out.update(parse_second(path.read_text("utf-8"), path.stem + ".txt", str(path)))
-    return out
-
-
 @cache
 def seconds() -> dict[Key, Verdict]:
     """The shipped second reading (study/data/glossreview/second/), read once."""
-    root = resources.files("study").joinpath(FOLDER).joinpath("second")
-    return read_seconds(Path(str(root))) if root.is_dir() else {}
+    return _shipped(f"{FOLDER}/second", parse_second)
 
 
 def signed(key: Key) -> bool:
@@ -146,5 +147,4 @@ def signed(key: Key) -> bool:
 @cache
 def reviewed() -> dict[Key, Verdict]:
     """The shipped review (study/data/glossreview/), read once."""
-    root = resources.files("study").joinpath(FOLDER)
-    return read_folder(Path(str(root))) if root.is_dir() else {}
+    return _shipped(FOLDER, parse_review)
