@@ -102,6 +102,19 @@ def test_jiajue_is_not_glossed_on_the_cap_jiajuebian():
     assert build_terms  # the same glossary builds the terms
 
 
+def test_xi_putting_the_garment_back_on_is_not_glossed_on_dressing_the_dead():
+    from study.terms.glossary import load_curated
+
+    curated = load_curated(ROOT / "decks" / "glossary.yaml")
+    entry = next(c for c in curated.terms if c.term == "袭")
+    g = Gloss(gloss=entry.glosses[0][0], formula="curated", scope=entry.rites, pattern=entry.pattern)
+    t = Term("袭", "袭", "", "action", (g,))
+    assert _senses(t, "释弓袭反位", "袭", "乡射礼")
+    assert _senses(t, "主人踊袭", "袭", "士丧礼上")
+    for text in ("陈袭事于房中", "商祝袭祭服", "乃袭三称"):
+        assert _senses(t, text, "袭", "士丧礼上") == [], text
+
+
 def test_a_one_character_gloss_of_the_commentary_stays_in_its_stage(seed_terms):
     from study.terms.senses import senses_at
 
