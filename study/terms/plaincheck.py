@@ -60,9 +60,10 @@ GLOSS_OPEN_BAD = (
 # A definiens opening with these says what the text's wording does (「某妃舉其妻之謚號」: it
 # names …), not what the word means — unless the headword itself is that verb (舉 → 舉鼎).
 REFERS = set("举著明见表")
-# A definiens that argues rather than defines: a reason, a purpose, a comparison, a rule.
+# A definiens that argues rather than defines: a reason, a purpose, a comparison, a rule. 尊 is
+# honour (「主人尊」「神道尊右」) unless it is the wine vessel (「壺尊」「覆尊」「尊南之篚」).
 REASON = re.compile(
-    r"故|.所以|^所以[^者]*$|欲|恐|示|不敢|不可|宜|尊|卑|避|然后|可知|是也|同也|异也|非|变于|别于|异于|亦|重其|敬|为之|"
+    r"故|.所以|^所以[^者]*$|欲|恐|示|不敢|不可|宜|(?<![壶酒外内膳献覆设玄方])尊(?![南北东西上下盖幂])|卑|避|然后|可知|是也|同也|异也|非|变于|别于|异于|亦|重其|敬|为之|"
     r"当|必|则|乃|未|既|盖|矣|焉|乎|哉|耳|言其|此|彼|若|如|虽|皆|又|云|曰|谓|犹言|取其"
 )
 SPEECH = ("告", "命", "对", "请", "言", "云", "辞", "答", "问", "祝", "呼", "称")
