@@ -126,6 +126,7 @@ def database_url(tmp_path):
 
 def dispose(app) -> None:
     """Close an app's database connections (before its test database is dropped)."""
+    app.extensions["study"].store.readers.close()
     app.extensions["study"].store.engine.dispose()
 
 

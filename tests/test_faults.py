@@ -102,7 +102,9 @@ def test_a_connection_that_turned_read_only_is_discarded(database_url):
     api = Api(app.test_client())
     item = api.question(kind="vocab")
     question = shown(app, item)
-    engine = app.extensions["study"].store.engine
+    store = app.extensions["study"].store
+    engine = store.engine
+    store.readers.close()  # the read connection kept from the last request, too
     engine.dispose()
     raw = engine.raw_connection()  # the pool's only connection from now on: make it read-only
     sql = "PRAGMA query_only = ON" if database_url.startswith("sqlite") else "SET default_transaction_read_only = on"

@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from study.learn.accounts import Learner, SignInError, UnknownClassError, WrongPasswordError
 from study.learn.agenda import WholeAgendaNeeded, day_start
 from study.learn.catalog import Catalog, Family, Kind, QuizItem
-from study.learn.db import now, reading
+from study.learn.db import now
 from study.learn.grading import RatingName
 from study.learn.progress import rite_progress
 from study.learn.quiz import AnswerError, Question, grade, present
@@ -36,7 +36,7 @@ def reader() -> Connection:
     introduction; /api/answer: the session, before the answer is written on it), closed when the
     request ends."""
     if "reader" not in g:
-        g.reader = reading(get_state().store.engine)
+        g.reader = get_state().store.readers.take()
     return g.reader
 
 
@@ -44,7 +44,7 @@ def reader() -> Connection:
 def _close_reader(_error: BaseException | None) -> None:
     conn = g.pop("reader", None)
     if conn is not None:
-        conn.close()
+        get_state().store.readers.give_back(conn)
 
 
 def current_learner() -> Learner | None:

@@ -183,7 +183,7 @@ def sqlite_file(url: str) -> Path | None:
 BROKEN = ("readonly database", "read-only transaction", "disk i/o error", "unable to open database")
 
 
-def _file_id(path: Path) -> tuple[int, int] | None:
+def file_identity(path: Path) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
     except OSError:
@@ -218,13 +218,13 @@ def make_engine(url: str, *, timeout: float = 30.0) -> Engine:
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
             if file is not None:
-                record.info["file_id"] = _file_id(file)
+                record.info["file_id"] = file_identity(file)
 
         if file is not None:
 
             @sa.event.listens_for(engine, "checkout")
             def _checkout(dbapi_connection, record, proxy):  # type: ignore[no-untyped-def]
-                if _file_id(file) != record.info.get("file_id"):  # deleted or replaced
+                if file_identity(file) != record.info.get("file_id"):  # deleted or replaced
                     raise sa.exc.DisconnectionError(f"{file} is gone or was replaced")
 
         @sa.event.listens_for(engine, "begin")

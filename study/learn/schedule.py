@@ -23,6 +23,7 @@ from .agenda import DEFAULT_ZONE, MASTERED_DAYS, Agenda, CardRow, day_start, nex
 from .db import READ_ONLY, cards, intros, reading, review_logs, sqlite_file
 from .grading import RatingName
 from .prepared import Prepared
+from .readers import ReadConnections
 from .writers import WriteQueue
 
 __all__ = [
@@ -157,6 +158,8 @@ class ReviewStore:
         self.accounts = Accounts(engine)
         # answers to a SQLite file wait for their turn on a lock that wakes them (writers.py)
         self.writers = WriteQueue(sqlite_file(engine.url.render_as_string(hide_password=False)))
+        # a request's read connection kept for the next request (SQLite files: readers.py)
+        self.readers = ReadConnections(engine)
 
     # --- learners -------------------------------------------------------------------------
     def sign_in(
