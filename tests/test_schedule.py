@@ -197,3 +197,31 @@ def test_the_agenda_of_a_request_reads_todays_cards_and_not_every_card_and_choos
     assert pick_next(fresh, whole, new_limit=5) is items[5] is pick_next(fresh, every, new_limit=5)
     assert pick_next(fresh, whole, new_limit=1) is None  # one new item today already
     assert store.agenda(learner.id, moment, whole=True).seen == every.seen
+
+
+def test_related_items_found_from_the_catalogs_index_choose_as_the_facts_of_todays_answers_do(xiangshe, tesheng):
+    """pick_next with ``related`` (fact → its items) waits a day for the same items as when it
+    works out the fact of every item answered today; on many random agendas of two whole rites."""
+    import random
+
+    from study.build import load_terms
+    from study.learn.gather import build_catalog
+
+    docs = [xiangshe, tesheng]
+    catalog = build_catalog(docs, load_terms(docs))
+    rng = random.Random(5)
+    ids = [i.id for i in catalog.items]
+    skipped = 0  # agendas whose most overdue item was not chosen (waiting a day, or another family)
+    for _ in range(300):
+        seen = frozenset(rng.sample(ids, rng.randrange(1, 200)))
+        today = frozenset(rng.sample(sorted(seen), rng.randrange(0, len(seen) + 1)))
+        due = {i: k for k, i in enumerate(rng.sample(sorted(seen), min(len(seen), rng.randrange(0, 40))))}
+        agenda = Agenda(seen, due, len(today), today, today)
+        family = rng.choice([None, "vocab", "order"])
+        items, by_id = catalog.select(family=family), catalog.select_index(family=family)
+        plain = pick_next(items, agenda, new_limit=30, facts=catalog.facts, by_id=by_id)
+        indexed = pick_next(items, agenda, new_limit=30, facts=catalog.facts, by_id=by_id, related=catalog.related)
+        assert plain is indexed
+        first_due = min(due, key=due.get) if due else None
+        skipped += first_due is not None and plain is not None and plain.id != first_due
+    assert skipped > 20

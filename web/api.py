@@ -188,21 +188,21 @@ def next_question(learner: Learner, rite: str | None, kind: str | None, stages: 
     items = catalog.select(rite=rite, family=kind, stages=stages)
     moment = now()
     agenda = state.store.agenda(learner.id, moment, learner.zone, conn=reader())
-    facts = catalog.facts
+    facts, related = catalog.facts, catalog.related
     by_id = catalog.select_index(rite=rite, family=kind, stages=stages)
     new_limit = current_app.config["NEW_PER_DAY"]
     try:
-        item = pick_next(items, agenda, new_limit=new_limit, facts=facts, by_id=by_id)
+        item = pick_next(items, agenda, new_limit=new_limit, facts=facts, by_id=by_id, related=related)
     except WholeAgendaNeeded:  # no due card read fits the filter: every card's id, every due card
         agenda = state.store.whole_agenda(agenda, learner.id, moment, conn=reader())
-        item = pick_next(items, agenda, new_limit=new_limit, facts=facts, by_id=by_id)
+        item = pick_next(items, agenda, new_limit=new_limit, facts=facts, by_id=by_id, related=related)
     if item is None:  # rare: only then are all the cards loaded, for the date of the next one
         known = state.store.cards(learner.id)
         when = next_due(items, known, moment, learner.zone)
         other = None
         for family in (f for f in Family if kind is not None and f != kind):
             others = catalog.select(rite=rite, family=family)
-            if pick_next(others, agenda, new_limit=new_limit, facts=facts) is not None:
+            if pick_next(others, agenda, new_limit=new_limit, facts=facts, related=related) is not None:
                 other = str(family)
                 break
         return {
@@ -214,7 +214,7 @@ def next_question(learner: Learner, rite: str | None, kind: str | None, stages: 
         }
     # a new fact (no question about it answered yet, its introduction not read) is introduced first
     # (a due item has a card; a new one was chosen from a whole agenda, which has every card's id)
-    known_fact = item.id in agenda.due or any(facts.get(i) == item.fact for i in agenda.seen or ())
+    known_fact = item.id in agenda.due or any(i in (agenda.seen or ()) for i in related.get(item.fact, ()))
     if not known_fact and not state.store.introduced(learner.id, item.fact, reader()):
         return {"item": _intro(learner, item, catalog)}
     return {"item": _public_item(learner, item, catalog, state.rng.getrandbits(48))}

@@ -124,7 +124,7 @@ def _loaded(
     # made now rather than in some learner's request: what a pinyin question reads with (pypinyin
     # and the readings table, 0.4 s), the catalog's fact and shared-gloss indexes
     reading_in("賔主")
-    loaded[2].facts, loaded[2].terms_sharing("")
+    loaded[2].facts, loaded[2].related, loaded[2].terms_sharing("")
     # Millions of objects that live as long as the process: kept out of the garbage collector's
     # full collections, each of which would otherwise walk them all (half a second, in the middle
     # of some request; the first full one comes soon after the book is loaded from the cache).

@@ -77,13 +77,17 @@ def pick_next(
     new_limit: int,
     facts: Mapping[str, str] | None = None,
     by_id: Mapping[str, QuizItem] | None = None,
+    related: Mapping[str, Sequence[str]] | None = None,
 ) -> QuizItem | None:
     """Due items first (the most overdue first), then new items in the text's order, at most
     ``new_limit`` new items a day of each family (vocabulary, order …), so that one family's
     limit never closes another's.
 
-    ``by_id`` (``items`` by id) makes finding the due ones quick. An item whose fact (``facts``: item id → fact, default the item's own) another item was
-    answered about today waits for another day: related questions never come the same day.
+    ``by_id`` (``items`` by id) makes finding the due ones quick. An item whose fact (``facts``:
+    item id → fact, default the item's own) another item was answered about today waits for
+    another day: related questions never come the same day. ``related`` (fact → the ids of every
+    item about it, :attr:`Catalog.related`, with ``facts``) finds that from the few items
+    considered rather than from the facts of everything answered today.
 
     A cut agenda (``due_cut``: only the most overdue cards) raises :class:`WholeAgendaNeeded`
     when none of its due cards fits, or the one chosen ties with a card that may be cut off; so
@@ -93,11 +97,17 @@ def pick_next(
     def fact(item_id: str) -> str:
         return facts.get(item_id, item_id) if facts is not None else item_id
 
-    busy = {fact(i) for i in agenda.reviewed_today | agenda.created_today}
     today = agenda.reviewed_today | agenda.created_today
+    if related is not None:
 
-    def blocked(item: QuizItem) -> bool:
-        return item.id not in today and fact(item.id) in busy
+        def blocked(item: QuizItem) -> bool:
+            return item.id not in today and any(i in today for i in related.get(fact(item.id), ()))
+
+    else:
+        busy = {fact(i) for i in today}
+
+        def blocked(item: QuizItem) -> bool:
+            return item.id not in today and fact(item.id) in busy
 
     if by_id is not None:  # the due cards are few: look them up rather than scan every item
         due = [(when, by_id[k].sort_key, by_id[k]) for k, when in agenda.due.items() if k in by_id]

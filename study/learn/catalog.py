@@ -155,6 +155,7 @@ class Catalog:
     _selections: dict[tuple[object, ...], list[QuizItem]] = field(default_factory=dict, repr=False, compare=False)
     _sharing: dict[str, tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
     _facts: dict[str, str] | None = field(default=None, repr=False, compare=False)
+    _related: dict[str, tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
     _passages: dict[str, list[PassageItem]] | None = field(default=None, repr=False, compare=False)
     # what presenting questions derives from the catalog, made once (study.learn.quiz)
     memo: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
@@ -178,6 +179,16 @@ class Catalog:
         if self._facts is None:
             self._facts = {i.id: i.fact for i in self.items}
         return self._facts
+
+    @property
+    def related(self) -> dict[str, tuple[str, ...]]:
+        """Fact → the ids of every item about it (made once)."""
+        if self._related is None:
+            found: dict[str, list[str]] = defaultdict(list)
+            for item_id, fact in self.facts.items():
+                found[fact].append(item_id)
+            self._related = {f: tuple(ids) for f, ids in found.items()}
+        return self._related
 
     def terms_sharing(self, gloss: str) -> tuple[str, ...]:
         """Every headword glossed by ``gloss`` (a gloss→term question accepts each)."""
