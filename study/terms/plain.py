@@ -24,7 +24,7 @@ from ..text.commentary import commentators
 from ..text.normalize import normalize
 from .glossrules import Context, unsound
 from .lexicon import category_of
-from .plaincheck import NEGATION, SPEECH, gloss_ok, good, has_act, head_ok
+from .plaincheck import NEGATION, SPEECH, fault, gloss_ok, has_act, head_ok
 
 MARKERS = ("犹言", "谓", "犹", "即", "者")
 # A word opening a new statement ends the definiens before it (「問女之名将歸卜其吉凶」).
@@ -372,8 +372,12 @@ def _walk(
             or marker == "谓"
             and how != "opener"
         )
-        if confident and good(head, gloss, marker, closed and last, ctx, where):
-            yield from _emit(text, pos, head, g_start, g_end, gloss, marker, speaker, how)
+        if not confident:
+            continue
+        why = fault(head, gloss, marker, closed and last, ctx, where)
+        tag = _rescue(why, head, gloss, marker, how, ctx, where) if why else ""
+        if not why or tag:
+            yield from _emit(text, pos, head, g_start, g_end, gloss, marker, speaker, how, tag)
             rest = norm[g_end:stop]
             m = re.match(r"(谓|即|犹言|犹)(.{1,8})$", rest)
             if m and gloss_ok(m[2]) and closed and stop == end:  # 「奉所奉以致命者謂束帛也」
@@ -399,14 +403,53 @@ def _inside_longer(head: str, after: str, ctx: Context) -> bool:
 
 
 def _emit(
-    text: str, pos: int, head: str, g_start: int, g_end: int, gloss: str, marker: str, speaker: str | None, how: str
+    text: str,
+    pos: int,
+    head: str,
+    g_start: int,
+    g_end: int,
+    gloss: str,
+    marker: str,
+    speaker: str | None,
+    how: str,
+    tag: str = "",
 ) -> Iterator[Found]:
     term = text[pos : pos + len(head)]
     formula = _FORMULA[marker]
-    path = "walk-" + _MARKER_NAME[marker]
+    path = "walk-" + _MARKER_NAME[marker] + (f"-{tag}" if tag else "")
     inner = gloss.find("即", 2)
     if inner > 0 and not marker and 2 <= len(gloss) - inner - 1 <= 6 and not any(c in gloss[:inner] for c in "既已"):
         yield Found(term, text[g_start : g_start + inner], formula, pos, speaker, how, f"{path}-jisplit")
         yield Found(term, text[g_start + inner + 1 : g_end], "ji", pos, speaker, how, f"{path}-jisplit")
     else:
         yield Found(term, text[g_start:g_end], formula, pos, speaker, how, path)
+
+
+def _rescue(why: str, head: str, gloss: str, marker: str, how: str, ctx: Context, where: int) -> str:
+    """A gloss one check of :func:`fault` turns away that a narrower reading of its shape keeps:
+    the name of that reading (a path of its own, measured by the gate on its own), or ''."""
+    for name, check, fits in RESCUES:
+        if (
+            why == check
+            and fits(head, gloss, marker, how, ctx)
+            and not fault(head, gloss, marker, how == "end", ctx, where, frozenset({check}))
+        ):
+            return name
+    return ""
+
+
+def _negated_word(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
+    """「不虞意外不測也」「不趨緩步也」: a two-character word of the text opening with a negation,
+    glossed by a short definiens closed by 也 — what the negated act amounts to; not a reason
+    (「不祭者酬禮殺也」「不拜禮不主于己也」「不嘏統于主人也」)."""
+    return (
+        len(head) == 2
+        and head[0] in NEGATION
+        and how == "end"
+        and not marker
+        and len(gloss) <= 6
+        and not re.search("[于於]", gloss)
+    )
+
+
+RESCUES = (("neg", "negated-head", _negated_word),)

@@ -95,60 +95,87 @@ def gloss_ok(gloss: str) -> bool:
 
 
 def good(head: str, gloss: str, marker: str, closed: bool, ctx: Context, where: int) -> bool:
-    if not (head_ok(head) and gloss_ok(gloss)) or gloss == head or not gloss or refers(head, gloss):
-        return False
-    if unsound(head, gloss, has_act(head)):
-        return False
-    if len(head) >= 3 and has_act(head) and set(head) & set(gloss) and re.search("[于於]", gloss):
-        return False  # 「出迎鼎迎于廟門外」: the act of the text told with its place, narration
-    if gloss[-1] in GLOSS_CLOSE_BAD:
-        return False
-    if len(gloss) > (24 if closed else 8):
-        return False  # a definiens ends at 也, or is short where the next word of the text opens
-    if head[0] in NEGATION and gloss[0] not in NEGATION:
-        return False  # 「不視」 is an act of the text, not a word
-    if gloss[0] in NEGATION and not set(head) & NEGATION:
-        return False  # 「衆介無應對危辱之責」: a statement about the word, not its meaning
-    if category_of(head) == "role" and len(gloss) <= 2 and (gloss[-1] in SPEECH or has_act(gloss)):
-        return False  # 「賔辭也」: a person and what they do
-    if gloss[0] in "君公" and not gloss.endswith("者"):
-        return False  # 「君出入由闑東」: the ruler as the subject of a sentence
-    if gloss[0] == "有" and not gloss.endswith("者"):
-        return False  # 「繅有組垂」: there is …, narration
-    if gloss[0] == "以" and set(head) & set(gloss[1:]) - FUNCTION_CHARS:
-        return False  # 「祝饗以饗告神」: how the act of the text is done, a paraphrase
-    if re.search(r"^[反出入升降適就至立坐退進].*[於于]", gloss) and not set(gloss[0]) & set(head):
-        return False  # 「徹鼎反於門外」: moving to a place, narration
-    if len(gloss) <= 3 and gloss[-1] in NUMERALS or category_of(head) == "role" and set(gloss) & NUMERALS:
-        return False  # 「拜送二」「主人羊俎六」: how many, not what
-    if len(head) == 1 and len(gloss) <= 3 and gloss.endswith("位"):
-        return False  # 「復賔位也」: going back to a place, narration
-    if has_act(head) and category_of(gloss) == "role":
-        return False  # 「薦脯醢宰夫也」: who does it, not what it is
-    if re.search(r"[东西南北]面", gloss) and has_act(gloss) and not re.search(r"[东西南北]面", head):
-        return False  # 「門東西面拜」: where someone stands to act, narration
-    if len(head) == 1 and head + gloss[0] in ctx.classical:
-        return False  # 「致爵于主人」: the text read on, not a meaning
-    if len(head) >= 2 and len(gloss) > 2 and gloss[-2] in head and gloss[-1] in head and gloss[0] not in head:
-        return False  # 「自公左賛幣自左」: someone doing the words of the text, a sentence
-    if len(head) >= 3 and any(ch in head[1:-1] for ch in "于在"):
-        return False  # 「舍于朝」: a clause of the text, not a word
-    if marker:
-        return True
-    if len(gloss) >= 7 and any(
-        gloss[i : i + 2] in ctx.classical and gloss[i : i + 2] != head for i in range(len(gloss) - 1)
+    return not fault(head, gloss, marker, closed, ctx, where)
+
+
+def fault(
+    head: str, gloss: str, marker: str, closed: bool, ctx: Context, where: int, skip: frozenset[str] = frozenset()
+) -> str:
+    """Why a headword and its definiens are not a gloss ('' when they are): the name of the first
+    check they fail, leaving out the checks named in ``skip``."""
+    if "form" not in skip and (
+        not (head_ok(head) and gloss_ok(gloss)) or gloss == head or not gloss or refers(head, gloss)
     ):
-        return False  # a long definiens that retells the text's own words: narration
-    if len(head) >= 3 and not (set(head) & set(gloss)):
-        return False  # a long phrase of the text followed by words sharing nothing: a sentence
-    if category_of(head) == "role" and not gloss.endswith("者") and (len(gloss) > 4 or has_act(gloss)):
-        return False  # a person followed by what they do
-    if len(gloss) >= 2 and gloss[:2] in ctx.classical:
-        return False  # the definiens goes on with the text itself: narration
+        return "form"
+    if "unsound" not in skip and unsound(head, gloss, has_act(head)):
+        return "unsound"
+    if "act-place" not in skip and (
+        len(head) >= 3 and has_act(head) and set(head) & set(gloss) and re.search("[于於]", gloss)
+    ):
+        return "act-place"  # 「出迎鼎迎于廟門外」: the act of the text told with its place, narration
+    if "close" not in skip and gloss[-1] in GLOSS_CLOSE_BAD:
+        return "close"
+    if "length" not in skip and len(gloss) > (24 if closed else 8):
+        return "length"  # a definiens ends at 也, or is short where the next word of the text opens
+    if "negated-head" not in skip and head[0] in NEGATION and gloss[0] not in NEGATION:
+        return "negated-head"  # 「不視」 is an act of the text, not a word
+    if "negated-gloss" not in skip and gloss[0] in NEGATION and not set(head) & NEGATION:
+        return "negated-gloss"  # 「衆介無應對危辱之責」: a statement about the word, not its meaning
+    if "role-act" not in skip and (
+        category_of(head) == "role" and len(gloss) <= 2 and (gloss[-1] in SPEECH or has_act(gloss))
+    ):
+        return "role-act"  # 「賔辭也」: a person and what they do
+    if "ruler" not in skip and gloss[0] in "君公" and not gloss.endswith("者"):
+        return "ruler"  # 「君出入由闑東」: the ruler as the subject of a sentence
+    if "there-is" not in skip and gloss[0] == "有" and not gloss.endswith("者"):
+        return "there-is"  # 「繅有組垂」: there is …, narration
+    if "means" not in skip and gloss[0] == "以" and set(head) & set(gloss[1:]) - FUNCTION_CHARS:
+        return "means"  # 「祝饗以饗告神」: how the act of the text is done, a paraphrase
+    if "moving" not in skip and (
+        re.search(r"^[反出入升降適就至立坐退進].*[於于]", gloss) and not set(gloss[0]) & set(head)
+    ):
+        return "moving"  # 「徹鼎反於門外」: moving to a place, narration
+    if "count" not in skip and (
+        len(gloss) <= 3 and gloss[-1] in NUMERALS or category_of(head) == "role" and set(gloss) & NUMERALS
+    ):
+        return "count"  # 「拜送二」「主人羊俎六」: how many, not what
+    if "place" not in skip and len(head) == 1 and len(gloss) <= 3 and gloss.endswith("位"):
+        return "place"  # 「復賔位也」: going back to a place, narration
+    if "agent" not in skip and has_act(head) and category_of(gloss) == "role":
+        return "agent"  # 「薦脯醢宰夫也」: who does it, not what it is
+    if "facing" not in skip and (
+        re.search(r"[东西南北]面", gloss) and has_act(gloss) and not re.search(r"[东西南北]面", head)
+    ):
+        return "facing"  # 「門東西面拜」: where someone stands to act, narration
+    if "reads-on" not in skip and len(head) == 1 and head + gloss[0] in ctx.classical:
+        return "reads-on"  # 「致爵于主人」: the text read on, not a meaning
+    if "sentence" not in skip and (
+        len(head) >= 2 and len(gloss) > 2 and gloss[-2] in head and gloss[-1] in head and gloss[0] not in head
+    ):
+        return "sentence"  # 「自公左賛幣自左」: someone doing the words of the text, a sentence
+    if "clause" not in skip and len(head) >= 3 and any(ch in head[1:-1] for ch in "于在"):
+        return "clause"  # 「舍于朝」: a clause of the text, not a word
+    if marker:
+        return ""
+    if "retells" not in skip and (
+        len(gloss) >= 7
+        and any(gloss[i : i + 2] in ctx.classical and gloss[i : i + 2] != head for i in range(len(gloss) - 1))
+    ):
+        return "retells"  # a long definiens that retells the text's own words: narration
+    if "unshared" not in skip and len(head) >= 3 and not (set(head) & set(gloss)):
+        return "unshared"  # a long phrase of the text followed by words sharing nothing: a sentence
+    if "role-does" not in skip and (
+        category_of(head) == "role" and not gloss.endswith("者") and (len(gloss) > 4 or has_act(gloss))
+    ):
+        return "role-does"  # a person followed by what they do
+    if "text-goes-on" not in skip and len(gloss) >= 2 and gloss[:2] in ctx.classical:
+        return "text-goes-on"  # the definiens goes on with the text itself: narration
     follow = ctx.classical[where + len(head) : where + len(head) + 2]
-    if len(follow) == 2 and in_order(follow, gloss):
-        return False  # it retells the words that follow in the text: a paraphrase
-    return not (gloss.startswith("以") and any(ch in head for ch in "面上下东西南北左右"))
+    if "paraphrase" not in skip and len(follow) == 2 and in_order(follow, gloss):
+        return "paraphrase"  # it retells the words that follow in the text: a paraphrase
+    if "means-where" not in skip and gloss.startswith("以") and any(ch in head for ch in "面上下东西南北左右"):
+        return "means-where"
+    return ""
 
 
 NUMERALS = set("一二三四五六七八九十")
