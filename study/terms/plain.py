@@ -452,4 +452,11 @@ def _negated_word(head: str, gloss: str, marker: str, how: str, ctx: Context) ->
     )
 
 
-RESCUES = (("neg", "negated-head", _negated_word),)
+def _expanded(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
+    """「小臣正小臣之長也」「廟門西廟門外之西也」: a word of three characters or more whose
+    definiens opens with two of its own characters — it spells the word out, the text does not
+    go on."""
+    return len(head) >= 3 and gloss[:2] in head and how == "end"
+
+
+RESCUES = (("neg", "negated-head", _negated_word), ("spelt", "text-goes-on", _expanded))
