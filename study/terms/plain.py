@@ -428,11 +428,11 @@ def _emit(
 def _rescue(why: str, head: str, gloss: str, marker: str, how: str, ctx: Context, where: int) -> str:
     """A gloss one check of :func:`fault` turns away that a narrower reading of its shape keeps:
     the name of that reading (a path of its own, measured by the gate on its own), or ''."""
-    for name, check, fits in RESCUES:
+    for name, check, fits, also in RESCUES:
         if (
             why == check
             and fits(head, gloss, marker, how, ctx)
-            and not fault(head, gloss, marker, how == "end", ctx, where, frozenset({check}))
+            and not fault(head, gloss, marker, how == "end", ctx, where, frozenset({check, *also}))
         ):
             return name
     return ""
@@ -459,4 +459,14 @@ def _expanded(head: str, gloss: str, marker: str, how: str, ctx: Context) -> boo
     return len(head) >= 3 and gloss[:2] in head and how == "end"
 
 
-RESCUES = (("neg", "negated-head", _negated_word), ("spelt", "text-goes-on", _expanded))
+def _means_said(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
+    """「沃洗謂以枓斟水而沃洗爵者也」「結于面謂以繩維四足…結于胸前也」: 謂 says the act of the text
+    is done so — its definiens, not a paraphrase of the text running on."""
+    return marker == "谓" and how == "end"
+
+
+RESCUES = (
+    ("neg", "negated-head", _negated_word, ()),
+    ("spelt", "text-goes-on", _expanded, ()),
+    ("means", "means", _means_said, ("clause",)),
+)
