@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from ..text.commentary import commentators
 from ..text.normalize import normalize
-from .glossrules import Context, unsound
+from .glossrules import Context, person, unsound
 from .lexicon import category_of
 from .plaincheck import NEGATION, SPEECH, fault, gloss_ok, has_act, head_ok
 
@@ -465,8 +465,15 @@ def _means_said(head: str, gloss: str, marker: str, how: str, ctx: Context) -> b
     return marker == "谓" and how == "end"
 
 
+def _named_person(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
+    """「上大夫卿也」「哀顯相助祭者也」: a title of the text named by another title, or by 「…者」
+    (who it is), closed by 也 — a gloss that need share no character with its word."""
+    return how == "end" and (person(gloss) or gloss.endswith("者") and len(gloss) <= 5)
+
+
 RESCUES = (
     ("neg", "negated-head", _negated_word, ()),
     ("spelt", "text-goes-on", _expanded, ()),
     ("means", "means", _means_said, ("clause",)),
+    ("who", "unshared", _named_person, ()),
 )
