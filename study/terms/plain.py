@@ -359,6 +359,13 @@ def _walk(
             g_end, last, kind = g_start + second, False, "negation"  # 「無執不執圭玉不陳重器」
         gloss = norm[g_start:g_end]
         how = "end" if (closed and last) else kind
+        if how == "zhe" and pos == start and stop == end and closed:
+            # 「先生鄉中公卿大夫致仕者謀商度也」: the next word of the text opens after the 者, glossed
+            # by one or two characters closed by 也 (a longer one ran two glosses together:
+            # 「師具佐士其屬也」「綌粗葛錫細布也」)
+            for f in _walk(text, norm, g_end, end, closed, speaker, ctx):
+                if f.how == "end" and len(f.gloss) <= 2:
+                    yield replace(f, how="end-zhe")
         if len(head) == 1 and _inside_longer(head, norm[g_end : g_end + 40], ctx):
             continue
         # Precision first: a definiens at the clause start closed by 也, by the next word of the
