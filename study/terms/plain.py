@@ -266,6 +266,7 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
                 yield Found(text[xs:xe], text[xe + len(m[2]) : end], _FORMULA[m[2]], xs, speaker, path="yue-marker")
             continue
         yield from _walk(text, norm, start, end, closed, speaker, ctx)
+        yield from _kind_of(text, norm, start, end, closed, speaker, ctx)
 
 
 def _as_written(text: str, norm: str, name: str | None, before: int) -> str | None:
@@ -484,3 +485,25 @@ RESCUES = (
     ("means", "means", _means_said, ("clause",)),
     ("who", "unshared", _named_person, ()),
 )
+
+
+def _kind_of(
+    text: str, norm: str, start: int, end: int, closed: bool, speaker: str | None, ctx: Context
+) -> Iterator[Found]:
+    """「從者小臣師之屬也」「卦者史之屬也」「賔弔者衆賔之長也」: a word of the text ending in 者 (who
+    does something) opening a clause closed by 也 that names a person or the class of officer it
+    belongs to (…之屬, …之長) — not a reason (「…為節者…」), which names neither."""
+    head = _head_at(norm, start, end, ctx)
+    gloss = norm[start + len(head) : end]
+    if (
+        closed
+        and 2 <= len(head) <= 3
+        and head.endswith("者")
+        and head_ok(head[:-1])
+        and 1 <= len(gloss) <= 8
+        and (gloss.endswith(("之属", "之类", "之长")) or person(gloss))
+        and gloss_ok(gloss)
+    ):
+        yield Found(
+            text[start : start + len(head)], text[start + len(head) : end], "ye", start, speaker, "end", "walk-doer"
+        )
