@@ -24,7 +24,7 @@ from ..text.commentary import commentators
 from ..text.normalize import normalize
 from .glossrules import Context, person, unsound
 from .lexicon import category_of
-from .plaincheck import NEGATION, SPEECH, fault, gloss_ok, has_act, head_ok
+from .plaincheck import NEGATION, SPEECH, fault, gloss_ok, has_act, head_ok, rescue
 
 MARKERS = ("犹言", "谓", "犹", "即", "者")
 # A word opening a new statement ends the definiens before it (「問女之名将歸卜其吉凶」).
@@ -383,7 +383,7 @@ def _walk(
         if not confident:
             continue
         why = fault(head, gloss, marker, closed and last, ctx, where)
-        tag = _rescue(why, head, gloss, marker, how, ctx, where) if why else ""
+        tag = rescue(why, head, gloss, marker, how, ctx, where) if why else ""
         if not why or tag:
             yield from _emit(text, pos, head, g_start, g_end, gloss, marker, speaker, how, tag)
             rest = norm[g_end:stop]
@@ -431,60 +431,6 @@ def _emit(
         yield Found(term, text[g_start + inner + 1 : g_end], "ji", pos, speaker, how, f"{path}-jisplit")
     else:
         yield Found(term, text[g_start:g_end], formula, pos, speaker, how, path)
-
-
-def _rescue(why: str, head: str, gloss: str, marker: str, how: str, ctx: Context, where: int) -> str:
-    """A gloss one check of :func:`fault` turns away that a narrower reading of its shape keeps:
-    the name of that reading (a path of its own, measured by the gate on its own), or ''."""
-    for name, check, fits, also in RESCUES:
-        if (
-            why == check
-            and fits(head, gloss, marker, how, ctx)
-            and not fault(head, gloss, marker, how == "end", ctx, where, frozenset({check, *also}))
-        ):
-            return name
-    return ""
-
-
-def _negated_word(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
-    """「不虞意外不測也」「不趨緩步也」: a two-character word of the text opening with a negation,
-    glossed by a short definiens closed by 也 — what the negated act amounts to; not a reason
-    (「不祭者酬禮殺也」「不拜禮不主于己也」「不嘏統于主人也」)."""
-    return (
-        len(head) == 2
-        and head[0] in NEGATION
-        and how == "end"
-        and not marker
-        and len(gloss) <= 6
-        and not re.search("[于於]", gloss)
-    )
-
-
-def _expanded(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
-    """「小臣正小臣之長也」「廟門西廟門外之西也」: a word of three characters or more whose
-    definiens opens with two of its own characters — it spells the word out, the text does not
-    go on."""
-    return len(head) >= 3 and gloss[:2] in head and how == "end"
-
-
-def _means_said(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
-    """「沃洗謂以枓斟水而沃洗爵者也」「結于面謂以繩維四足…結于胸前也」: 謂 says the act of the text
-    is done so — its definiens, not a paraphrase of the text running on."""
-    return marker == "谓" and how == "end"
-
-
-def _named_person(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
-    """「上大夫卿也」「哀顯相助祭者也」: a title of the text named by another title, or by 「…者」
-    (who it is), closed by 也 — a gloss that need share no character with its word."""
-    return how == "end" and (person(gloss) or gloss.endswith("者") and len(gloss) <= 5)
-
-
-RESCUES = (
-    ("neg", "negated-head", _negated_word, ()),
-    ("spelt", "text-goes-on", _expanded, ()),
-    ("means", "means", _means_said, ("clause",)),
-    ("who", "unshared", _named_person, ()),
-)
 
 
 def _kind_of(
