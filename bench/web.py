@@ -145,6 +145,7 @@ class Client(JsonClient):
     def __init__(self, port: int) -> None:
         super().__init__(port)
         self.shown: list[dict] = []  # questions this learner was shown, newest last
+        self.refused: dict[int, str] = {}  # an example response of each error status to an answer
 
     def call(self, method: str, path: str, body: object = None) -> tuple[int, object, float]:
         return self.request(method, path, body)
@@ -254,7 +255,9 @@ def step_answer(client: Client, rng: random.Random, i: int) -> list[tuple[str, i
         "token": item["token"],
         "answer_id": secrets.token_hex(8),
     }
-    status, _, seconds = client.call("POST", "/api/answer", body)
+    status, answer, seconds = client.call("POST", "/api/answer", body)
+    if status >= 400:  # the first refusal of each status, printed with the counts
+        client.refused.setdefault(status, f"{answer!r:.200} (answering {item['id']}, kind {item['kind']})")
     return [("answer", status, seconds)]
 
 
@@ -311,6 +314,8 @@ def main() -> None:
             for client in trivial + quiz:
                 client.close()
     report(phases, rounds, args)
+    for status, example in sorted({k: v for c in quiz for k, v in c.refused.items()}.items()):
+        print(f"  an answer refused with {status}: {example}")
 
 
 def pooled(phases: list[Phase], endpoint: str) -> Phase:

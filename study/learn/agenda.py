@@ -86,8 +86,9 @@ def pick_next(
     ``by_id`` (``items`` by id) makes finding the due ones quick. An item whose fact (``facts``:
     item id → fact, default the item's own) another item was answered about today waits for
     another day: related questions never come the same day. ``related`` (fact → the ids of every
-    item about it, :attr:`Catalog.related`, with ``facts``) finds that from the few items
-    considered rather than from the facts of everything answered today.
+    item about it, :attr:`Catalog.related`, with ``facts``) finds that for the few due items from
+    their related items rather than from the facts of everything answered today (which the scan
+    of new items makes once).
 
     A cut agenda (``due_cut``: only the most overdue cards) raises :class:`WholeAgendaNeeded`
     when none of its due cards fits, or the one chosen ties with a card that may be cut off; so
@@ -98,22 +99,23 @@ def pick_next(
         return facts.get(item_id, item_id) if facts is not None else item_id
 
     today = agenda.reviewed_today | agenda.created_today
-    if related is not None:
+    busy: set[str] | None = None  # the facts of today's answers, made once many items are considered
 
-        def blocked(item: QuizItem) -> bool:
-            return item.id not in today and any(i in today for i in related.get(fact(item.id), ()))
-
-    else:
-        busy = {fact(i) for i in today}
-
-        def blocked(item: QuizItem) -> bool:
-            return item.id not in today and fact(item.id) in busy
+    def blocked(item: QuizItem, *, many: bool = False) -> bool:
+        nonlocal busy
+        if item.id in today:
+            return False
+        if related is not None and not many:  # a few items: look up each one's related items
+            return any(i in today for i in related.get(fact(item.id), ()))
+        if busy is None:
+            busy = {fact(i) for i in today}
+        return fact(item.id) in busy
 
     if by_id is not None:  # the due cards are few: look them up rather than scan every item
         due = [(when, by_id[k].sort_key, by_id[k]) for k, when in agenda.due.items() if k in by_id]
         due = [d for d in due if not blocked(d[2])]
     else:
-        due = [(agenda.due[i.id], i.sort_key, i) for i in items if i.id in agenda.due and not blocked(i)]
+        due = [(agenda.due[i.id], i.sort_key, i) for i in items if i.id in agenda.due and not blocked(i, many=True)]
     if due:
         first = min(due, key=lambda t: (t[0], t[1]))
         if agenda.due_cut and first[0] == max(agenda.due.values()):
@@ -123,7 +125,7 @@ def pick_next(
         raise WholeAgendaNeeded  # none of the most overdue fits: the others may; new items need every card
     counts: dict[str, int] = {}
     for item in items:
-        if item.id in agenda.seen or blocked(item):
+        if item.id in agenda.seen or blocked(item, many=True):
             continue
         family = str(item.family)
         if family not in counts:
