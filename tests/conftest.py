@@ -220,10 +220,11 @@ def shown(app, item: dict):
 
     state = app.extensions["study"]
     with app.test_request_context():
-        data = tokens._serializer().loads(item["token"])
-    learner = state.store.learner(data["l"])
+        value = tokens._signer().unsign(item["token"]).decode()
+    learner_id, seed, item_id = value.split(":", 2)
+    learner = state.store.learner(int(learner_id))
     catalog = state.catalog_for(learner.class_id)
-    return present(catalog.get(data["i"]), catalog, random.Random(data["s"]))
+    return present(catalog.get(item_id), catalog, random.Random(int(seed)))
 
 
 @pytest.fixture

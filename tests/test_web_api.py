@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import time
 from datetime import datetime, timedelta
+
+import pytest
 
 from tests.conftest import Api, dispose, shown
 
@@ -339,3 +342,39 @@ def test_passages_are_asked_both_ways_and_as_cloze(app, api):
     question = present(cloze, catalog, random.Random(1))
     assert "＿＿" in question.subject and cloze.term.term not in question.subject
     assert grade(question, cloze.term.normalized).correct and not grade(question, "不对").correct
+
+
+def test_a_question_token_holds_its_learner_item_and_shuffle_and_refuses_any_other(app):
+    """A token is read back as issued; another learner's, another item's, a changed one, one
+    older than a day, one of the JSON form before (a question shown before an update) are refused."""
+    from itsdangerous import URLSafeTimedSerializer
+
+    from web import tokens
+
+    with app.test_request_context():
+        token = tokens.issue(7, "vocab:寻:t2g", 2**47 + 5)
+        shown_ = tokens.read(token, 7, "vocab:寻:t2g")
+        assert (shown_.learner_id, shown_.item_id, shown_.seed) == (7, "vocab:寻:t2g", 2**47 + 5)
+        assert tokens.read(token, 7).item_id == "vocab:寻:t2g" and shown_.token_id == tokens.token_id(token)
+        old_form = URLSafeTimedSerializer(app.config["SECRET_KEY"], salt="study.question").dumps(
+            {"l": 7, "i": "vocab:寻:t2g", "s": 1}
+        )
+        refused = [
+            (token, 8, None),  # another learner's
+            (token, 7, "vocab:寻:g2t"),  # another item's
+            (token.replace("寻", "尋"), 7, None),  # changed
+            (token[:-2], 7, None),
+            (old_form, 7, None),
+            (None, 7, None),
+        ]
+        for bad, learner, item in refused:
+            with pytest.raises(tokens.TokenError):
+                tokens.read(bad, learner, item)
+        signer = tokens._signer()
+        signer.get_timestamp = lambda: int(time.time()) - tokens.MAX_AGE - 5  # issued over a day ago
+        try:
+            stale = signer.sign("7:1:vocab:寻:t2g").decode()
+        finally:
+            del signer.get_timestamp
+        with pytest.raises(tokens.TokenError, match="expired"):
+            tokens.read(stale, 7)
