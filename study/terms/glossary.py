@@ -45,8 +45,16 @@ class Curated:
     terms: tuple[CuratedTerm, ...] = ()
     exclude: frozenset[str] = frozenset()  # normalised headwords
     path: str = CURATED_FILE
-    # One commentary gloss a teacher found wrong: (normalised headword, file, line).
-    dropped: frozenset[tuple[str, str, int]] = frozenset()
+    # Commentary glosses a teacher found wrong: (normalised headword, file, line, definiens),
+    # the definiens None for every gloss of the headword at that line.
+    dropped: frozenset[tuple[str, str, int, str | None]] = frozenset()
+
+    def drops(self, g: Gloss) -> bool:
+        """Whether a teacher dropped this commentary gloss."""
+        if not self.dropped:
+            return False
+        at = (normalize(g.context), g.file or "", g.line or 0)
+        return (*at, None) in self.dropped or (*at, g.gloss) in self.dropped
 
 
 def parse_curated(text: str, path: str) -> Curated:
@@ -119,17 +127,24 @@ def parse_curated(text: str, path: str) -> Curated:
     return Curated(tuple(terms), headwords, path, frozenset(d for d in dropped if d))
 
 
-def _dropped(raw: object, line: int | None, problems: list[tuple[int | None, str]]) -> tuple[str, str, int] | None:
+def _dropped(
+    raw: object, line: int | None, problems: list[tuple[int | None, str]]
+) -> tuple[str, str, int, str | None] | None:
     """``{term: 嘏, source: KR1d0044_015.txt:272, reason: …}``: the gloss of that headword read at
-    that line is wrong (a teacher's one-line reason required)."""
-    ok = isinstance(raw, dict) and all(
-        isinstance(raw.get(k), str) and raw[k].strip() for k in ("term", "source", "reason")
+    that line is wrong (a teacher's one-line reason required); with ``gloss: 貳嫡``, only that one
+    of the headword's glosses at that line."""
+    ok = (
+        isinstance(raw, dict)
+        and all(isinstance(raw.get(k), str) and raw[k].strip() for k in ("term", "source", "reason"))
+        and set(raw) <= {"term", "source", "reason", "gloss"}
+        and (raw.get("gloss") is None or (isinstance(raw["gloss"], str) and raw["gloss"].strip() != ""))
     )
     m = re.fullmatch(r"(\S+\.txt):(\d+)", str(raw.get("source", "")).strip()) if ok and isinstance(raw, dict) else None
     if not (ok and m and isinstance(raw, dict)):
-        problems.append((line, "exclude: an entry is a headword or {term, source: FILE:LINE, reason}"))
+        problems.append((line, "exclude: an entry is a headword or {term, source: FILE:LINE, gloss?, reason}"))
         return None
-    return normalize(str(raw["term"]).strip()), m[1], int(m[2])
+    gloss = raw.get("gloss")
+    return normalize(str(raw["term"]).strip()), m[1], int(m[2]), gloss.strip() if gloss else None
 
 
 def _where(
@@ -288,7 +303,7 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
     order: dict[str, tuple[int, int]] = {}
     for d_index, doc in enumerate(documents):
         for g in _extracted(doc):
-            if not (g.taught or withheld) or (normalize(g.context), g.file, g.line) in curated.dropped:
+            if not (g.taught or withheld) or curated.drops(g):
                 continue
             norm = normalize(g.context)
             by_term[norm].append(g)
