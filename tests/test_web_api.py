@@ -5,7 +5,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from tests.conftest import Api, dispose, shown
+from tests.conftest import ROOT, Api, dispose, shown
 
 
 def test_session_starts_anonymous_with_a_csrf_token(client):
@@ -378,3 +378,46 @@ def test_a_question_token_holds_its_learner_item_and_shuffle_and_refuses_any_oth
             del signer.get_timestamp
         with pytest.raises(tokens.TokenError, match="expired"):
             tokens.read(stale, 7)
+
+
+def test_a_passage_question_whose_right_translation_is_long_is_answered_and_graded(tmp_path):
+    """Choosing a translation of over 200 characters (鄉射禮 with the seed's translation attached)
+    is an answer like any other (quiz.js sends the option's text); a long text that is none of the
+    options is graded wrong and kept to 200 characters."""
+    import random
+
+    from study.learn.quiz import present
+    from web import create_app, tokens
+
+    texts = [str(ROOT / "decks" / "texts" / f) for f in ("KR1d0044_004.txt", "000_5ea6dcd6bccc2da6.txt")]
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": f"sqlite:///{tmp_path / 's.sqlite'}", "TEXTS": texts}
+    )
+    catalog = app.extensions["study"].catalog
+    api = Api(app.test_client())
+    long = [
+        (item, question)
+        for item in catalog.items
+        if item.id.startswith("passage:") and item.kind == "choice"
+        for question in [present(item, catalog, random.Random(3))]
+        if len(question.accepted[0]) > 200
+    ]
+    assert len(long) >= 2 and app.extensions["study"].store.learner(1).name == "学生甲"  # signed in above
+    with app.test_request_context():
+        tokens_ = [tokens.issue(1, item.id, 3) for item, _ in long[:2]]
+    (item, question), token = long[0], tokens_[0]
+    r = api.client.post(
+        "/api/answer",
+        json={"item_id": item.id, "answer": question.accepted[0], "token": token, "answer_id": "long-1"},
+        headers=api.headers,
+    )
+    assert r.status_code == 200 and r.get_json()["correct"] is True, r.get_json()
+    (item, question), token = long[1], tokens_[1]
+    r = api.client.post(
+        "/api/answer",
+        json={"item_id": item.id, "answer": "乡" * 300, "token": token, "answer_id": "long-2"},
+        headers=api.headers,
+    )
+    assert r.status_code == 400 and "200" in r.get_json()["error"]
+    assert len(app.extensions["study"].store.logs(1)) == 1  # the right answer only
+    dispose(app)

@@ -275,8 +275,8 @@ def answer_item(
     refused: tuple[int, str] | None = None
     if item is None:
         refused = (404, t("err_item"))
-    elif isinstance(answer, str) and len(answer) > MAX_ANSWER:
-        refused = (400, t("err_answer_long", n=MAX_ANSWER))
+    elif isinstance(answer, str) and len(answer) > MAX_ANSWER and item.kind != Kind.CHOICE:
+        refused = (400, t("err_answer_long", n=MAX_ANSWER))  # (a choice may be a long option: below)
     elif token is None:
         refused = (409, t("err_not_asked"))
     elif shown is None:
@@ -285,10 +285,13 @@ def answer_item(
         question = present(item, catalog, random.Random(shown.seed))
         moment = now()
         seconds = max((moment - shown.issued).total_seconds(), 0.0)
-        try:
-            result = grade(question, answer, seconds=seconds, fast_seconds=current_app.config["FAST_SECONDS"])
-        except AnswerError as e:  # well-formed, but not an answer to the question asked
-            refused = (409, t("err_answer_shape", detail=str(e)))
+        if isinstance(answer, str) and len(answer) > MAX_ANSWER and answer not in question.options:
+            refused = (400, t("err_answer_long", n=MAX_ANSWER))  # (the options shown may be longer)
+        else:
+            try:
+                result = grade(question, answer, seconds=seconds, fast_seconds=current_app.config["FAST_SECONDS"])
+            except AnswerError as e:  # well-formed, but not an answer to the question asked
+                refused = (409, t("err_answer_shape", detail=str(e)))
     if refused is not None:
         # what cannot be graded may still be the retry of an answer that was: its first result
         earlier = state.store.logged_result(learner.id, answer_id=aid, token_id=tid)
