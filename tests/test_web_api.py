@@ -383,7 +383,7 @@ def test_a_question_token_holds_its_learner_item_and_shuffle_and_refuses_any_oth
 def test_a_passage_question_whose_right_translation_is_long_is_answered_and_graded(tmp_path):
     """Choosing a translation of over 200 characters (鄉射禮 with the seed's translation attached)
     is an answer like any other (quiz.js sends the option's text); a long text that is none of the
-    options is graded wrong and kept to 200 characters."""
+    options is refused, as a typed answer over 200 characters is."""
     import random
 
     from study.learn.quiz import present
