@@ -226,11 +226,48 @@ def named_person(head: str, gloss: str, marker: str, how: str, ctx: Context) -> 
     return how == "end" and (person(gloss) or gloss.endswith("者") and len(gloss) <= 5)
 
 
+def aspect(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
+    """「退既飲食退也」「告備告既殺也」「宅者未仕而家居者也」: 既/未/非 inside a definiens closed by
+    也 tell the time or kind of the act the word names (after …, not yet …) — not a reason — when
+    the definiens shares a word character with its headword or names who it is (…者)."""
+    plain = re.sub("[既未非]", "口", gloss)
+    return (
+        how == "end"
+        and plain != gloss
+        and (gloss[0] not in "既未非" or gloss[-1] == head[-1])  # 「退既飲食退也」
+        and len(head) <= 3
+        and len(gloss) <= 10
+        and head_ok(head)
+        and gloss_ok(plain)
+        and not refers(head, gloss)
+        and (bool(set(head) & set(gloss) - FUNCTION_CHARS) or gloss.endswith("者"))
+    )
+
+
+def done_to_it(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
+    """「宿懸前射一日懸之也」「午割一縱一横割之也」「南肆向南陳之也」: a definiens closed by 也 that
+    tells the act of a two-character word done to its thing (…之) and shares a word character
+    with it — not a fragment broken off before its object, nor who does it where (「主人適其廟而祭之」
+    「各於其階下脱之」)."""
+    return (
+        how == "end"
+        and len(head) == 2
+        and 4 <= len(gloss) <= 8
+        and gloss.endswith("之")
+        and not re.search("[于於]", gloss)  # 「各於其階下脱之」: where it is done, narration
+        and not person(gloss[:2])
+        and not unsound(head, gloss[:-1], has_act(head))
+        and bool(set(head) & set(gloss[:-1]) - FUNCTION_CHARS)
+    )
+
+
 RESCUES = (
     ("neg", "negated-head", negated_word, ()),
     ("spelt", "text-goes-on", expanded, ()),
     ("means", "means", means_said, ("clause",)),
     ("who", "unshared", named_person, ()),
+    ("aspect", "form", aspect, ()),
+    ("doneto", "unsound", done_to_it, ("close",)),
 )
 
 
