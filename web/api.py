@@ -5,111 +5,39 @@ from __future__ import annotations
 
 import random
 
-from flask import Blueprint, abort, current_app, g, jsonify, request, session
-from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
+from flask import Blueprint, abort, current_app, jsonify, request
 
-from study.learn.accounts import Learner, SignInError, UnknownClassError, WrongPasswordError
+from study.learn.accounts import Learner
 from study.learn.agenda import WholeAgendaNeeded, day_start
 from study.learn.catalog import Catalog, Family, Kind, QuizItem
 from study.learn.db import now
 from study.learn.grading import RatingName
 from study.learn.progress import rite_progress
-from study.learn.quiz import AnswerError, Question, grade, present
-from study.learn.schedule import RATINGS as FSRS_RATINGS
+from study.learn.quiz import present
 from study.learn.schedule import AlreadyRatedError, next_due, pick_next
 from study.learn.teach import teaching
 
-from . import ratelimit, tokens
+from . import tokens
+from .answers import RATINGS, answer_item
 from .i18n import interval_words, localize_teaching, prompt, t
+from .learner import (
+    close_reader,
+    current_learner,
+    json_object,
+    learner_catalog,
+    reader,
+    sign_in,
+    sign_out,
+    signed_in,
+)
 from .security import csrf_token
 from .state import get_state
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-MAX_ANSWER = 200  # characters of a typed answer
-RATINGS = tuple(RatingName)
+bp.teardown_app_request(close_reader)
 
 
-# --- the signed-in learner -------------------------------------------------------------------
-def reader() -> Connection:
-    """The request's one connection, a read snapshot (/api/next: the session, the agenda and an
-    introduction; /api/answer: the session, before the answer is written on it), closed when the
-    request ends."""
-    if "reader" not in g:
-        g.reader = get_state().store.readers.take()
-    return g.reader
-
-
-@bp.teardown_app_request
-def _close_reader(_error: BaseException | None) -> None:
-    conn = g.pop("reader", None)
-    if conn is not None:
-        get_state().store.readers.give_back(conn)
-
-
-def current_learner() -> Learner | None:
-    """The learner whose open session the cookie holds (read once per request)."""
-    if "learner" not in g:
-        sid = session.get("sid")
-        g.learner = get_state().store.accounts.session_learner(sid, g.get("reader")) if sid else None
-    return g.learner
-
-
-def _signed_in() -> Learner:
-    learner = current_learner()
-    if learner is None:
-        abort(401)
-    return learner
-
-
-def _json_object() -> dict:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        abort(400, description=t("err_json"))
-    return data
-
-
-def _renew(learner: Learner) -> None:
-    """A new session (and CSRF token) at every sign-in; the old session row is closed."""
-    accounts = get_state().store.accounts
-    accounts.close_session(session.get("sid"))
-    language = session.get("lang")
-    session.clear()
-    if language:
-        session["lang"] = language
-    session["sid"] = accounts.open_session(learner.id, now())
-    g.learner = learner
-
-
-def sign_in(name: object, password: object, class_code: object, time_zone: object = None) -> Learner:
-    """Sign in or sign up (a new name); 400 on a malformed name or password, 401 on a wrong one."""
-    if not isinstance(name, str) or not isinstance(password, str):
-        abort(400, description=t("err_name_password"))
-    if class_code is not None and not isinstance(class_code, str):
-        abort(400, description=t("err_name_password"))
-    ratelimit.check("sign_in")
-    ratelimit.check("sign_in_name", "name:" + name.strip()[:40])
-    try:
-        learner = get_state().store.accounts.sign_in(
-            name, password, class_code or None, now(), time_zone=time_zone if isinstance(time_zone, str) else None
-        )
-    except WrongPasswordError:
-        abort(401, description=t("err_login"))
-    except UnknownClassError:
-        abort(404, description=t("err_class_code"))
-    except SignInError as e:
-        abort(400, description=t("err_password") if "password" in str(e) else t("err_name"))
-    _renew(learner)
-    return learner
-
-
-def sign_out() -> None:
-    get_state().store.accounts.close_session(session.get("sid"))
-    session.pop("sid", None)
-    session.pop("csrf", None)
-    g.learner = None
-
-
+# --- the session ---------------------------------------------------------------------------
 @bp.get("/session")
 def get_session():  # type: ignore[no-untyped-def]
     learner = current_learner()
@@ -118,7 +46,7 @@ def get_session():  # type: ignore[no-untyped-def]
 
 @bp.post("/session")
 def post_session():  # type: ignore[no-untyped-def]
-    data = _json_object()
+    data = json_object()
     learner = sign_in(data.get("name"), data.get("password"), data.get("class_code"), data.get("time_zone"))
     return jsonify(learner=learner.name, csrf_token=csrf_token())
 
@@ -130,11 +58,6 @@ def delete_session():  # type: ignore[no-untyped-def]
 
 
 # --- what to study ---------------------------------------------------------------------------
-def _catalog(learner: Learner) -> Catalog:
-    """What the learner studies (their class's assignment, read once per request)."""
-    if "catalog" not in g or g.catalog_of != learner.class_id:
-        g.catalog, g.catalog_of = get_state().catalog_for(learner.class_id, g.get("reader")), learner.class_id
-    return g.catalog
 
 
 def _filters(catalog: Catalog) -> tuple[str | None, str | None, frozenset[str] | None]:
@@ -184,7 +107,7 @@ def _intro(learner: Learner, item: QuizItem, catalog: Catalog) -> dict[str, obje
 def next_question(learner: Learner, rite: str | None, kind: str | None, stages: frozenset[str] | None = None) -> dict:
     """The next item for the learner as the API shows it; writes nothing."""
     state = get_state()
-    catalog = _catalog(learner)
+    catalog = learner_catalog(learner)
     items = catalog.select(rite=rite, family=kind, stages=stages)
     moment = now()
     agenda = state.store.agenda(learner.id, moment, learner.zone, conn=reader())
@@ -223,16 +146,16 @@ def next_question(learner: Learner, rite: str | None, kind: str | None, stages: 
 @bp.get("/next")
 def get_next():  # type: ignore[no-untyped-def]
     reader()  # the session is read on it too
-    learner = _signed_in()
-    rite, kind, stages = _filters(_catalog(learner))
+    learner = signed_in()
+    rite, kind, stages = _filters(learner_catalog(learner))
     return jsonify(next_question(learner, rite, kind, stages))
 
 
 @bp.post("/intro")
 def post_intro():  # type: ignore[no-untyped-def]
     """The learner has read an introduction: its fact's questions may come now."""
-    learner = _signed_in()
-    data = _json_object()
+    learner = signed_in()
+    data = json_object()
     try:
         shown = tokens.read(data.get("token"), learner.id)
     except tokens.TokenError:
@@ -244,128 +167,11 @@ def post_intro():  # type: ignore[no-untyped-def]
     return jsonify(fact=fact)
 
 
-# --- answers ---------------------------------------------------------------------------------
-def _choices(before, moment) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
-    """Each self-rating with the due date it would give (from the card before the answer)."""
-    scheduler = get_state().scheduler
-    out = []
-    for name in RATINGS:
-        card, _ = scheduler.review_card(before, FSRS_RATINGS[name], moment)
-        out.append({"rating": name.value, "due": card.due.isoformat(), "due_in": interval_words(card.due - moment)})
-    return out
-
-
-def answer_item(
-    learner: Learner, item_id: object, answer: object, token: object = None, answer_id: object = None
-) -> dict:
-    state = get_state()
-    if answer_id is not None and not (isinstance(answer_id, str) and 1 <= len(answer_id) <= 64):
-        abort(400, description=t("err_answer_id"))
-    shown, problem = None, None
-    if token is not None:
-        try:
-            shown = tokens.read(token, learner.id, item_id)
-        except tokens.TokenError as e:
-            problem = e
-    aid = answer_id if isinstance(answer_id, str) else None
-    tid = shown.token_id if shown is not None else None
-
-    catalog = _catalog(learner)
-    item = catalog.get(item_id) if isinstance(item_id, str) else None
-    refused: tuple[int, str] | None = None
-    if item is None:
-        refused = (404, t("err_item"))
-    elif isinstance(answer, str) and len(answer) > MAX_ANSWER and item.kind != Kind.CHOICE:
-        refused = (400, t("err_answer_long", n=MAX_ANSWER))  # (a choice may be a long option: below)
-    elif token is None:
-        refused = (409, t("err_not_asked"))
-    elif shown is None:
-        refused = (409, t("err_token_expired" if str(problem) == "expired" else "err_token"))
-    else:
-        question = present(item, catalog, random.Random(shown.seed))
-        moment = now()
-        seconds = max((moment - shown.issued).total_seconds(), 0.0)
-        if isinstance(answer, str) and len(answer) > MAX_ANSWER and answer not in question.options:
-            refused = (400, t("err_answer_long", n=MAX_ANSWER))  # (the options shown may be longer)
-        else:
-            try:
-                result = grade(question, answer, seconds=seconds, fast_seconds=current_app.config["FAST_SECONDS"])
-            except AnswerError as e:  # well-formed, but not an answer to the question asked
-                refused = (409, t("err_answer_shape", detail=str(e)))
-    if refused is not None:
-        # what cannot be graded may still be the retry of an answer that was: its first result
-        earlier = state.store.logged_result(learner.id, answer_id=aid, token_id=tid)
-        if earlier is not None:
-            return earlier
-        abort(refused[0], description=refused[1])
-    assert item is not None and shown is not None
-    context = localize_teaching(teaching(item, catalog))
-
-    told: list[dict] = []
-
-    def describe(review) -> dict:  # type: ignore[no-untyped-def]
-        card = review.card
-        body: dict[str, object] = {
-            "correct": result.correct,
-            "score": result.score,
-            "rating": review.rating.value,
-            "expected": result.expected,
-            "due": card.due.isoformat(),
-            "due_in": interval_words(card.due - moment),
-            "fact": item.fact,
-            "token": token,
-            "context": context,
-        }
-        if result.correct:
-            body["choices"] = _choices(review.before, moment)
-        if question.kind == Kind.ORDER:
-            body["misplaced"] = list(result.misplaced)
-            body["modern"] = list(question.modern)
-        told.append(body)
-        return body
-
-    conn = g.get("reader")  # the session was read on it: its read transaction ends, it writes now
-    if conn is not None:
-        conn.rollback()
-    try:
-        state.store.record(
-            learner.id,
-            item_id,
-            result.rating,
-            score=result.score,
-            correct=result.correct,
-            answer=_logged_answer(question, answer, result),
-            now=moment,
-            duration_ms=int(seconds * 1000),
-            answer_id=answer_id if isinstance(answer_id, str) else None,
-            token_id=shown.token_id,
-            class_id=learner.class_id,
-            describe=describe,
-            conn=conn,
-        )
-    except IntegrityError:
-        # answered before (this answer id or this question's token): the transaction rolled back,
-        # nothing counted twice; the first result is the answer (also when two arrive at once)
-        earlier = state.store.logged_result(learner.id, answer_id=aid, token_id=shown.token_id)
-        if earlier is None:
-            raise
-        return earlier
-    return told[-1]
-
-
-def _logged_answer(question: Question, answer: object, result) -> object:  # type: ignore[no-untyped-def]
-    """What the review log keeps: the answer, and for an order the right positions as given, so
-    that a report can tell which neighbouring items were swapped."""
-    if question.kind == Kind.ORDER:
-        return {"answer": answer, "submitted": list(result.submitted), "right": list(question.right_order)}
-    return {"answer": answer, "expected": question.accepted[0]}
-
-
 @bp.post("/answer")
 def post_answer():  # type: ignore[no-untyped-def]
     reader()  # one connection for the request: the session is read on it, then the answer written
-    learner = _signed_in()
-    data = _json_object()
+    learner = signed_in()
+    data = json_object()
     return jsonify(
         answer_item(learner, data.get("item_id"), data.get("answer"), data.get("token"), data.get("answer_id"))
     )
@@ -374,8 +180,8 @@ def post_answer():  # type: ignore[no-untyped-def]
 @bp.post("/rate")
 def post_rate():  # type: ignore[no-untyped-def]
     """The learner's own rating of their last answer to an item (again/hard/good/easy/guessed)."""
-    learner = _signed_in()
-    data = _json_object()
+    learner = signed_in()
+    data = json_object()
     rating = data.get("rating")
     if rating not in (*[r.value for r in RATINGS], "guessed"):
         abort(400, description=t("err_rating"))
@@ -412,11 +218,11 @@ def post_rate():  # type: ignore[no-untyped-def]
 # --- progress --------------------------------------------------------------------------------
 @bp.get("/progress")
 def get_progress():  # type: ignore[no-untyped-def]
-    learner = _signed_in()
+    learner = signed_in()
     state = get_state()
     moment = now()
     known = state.store.cards(learner.id)
-    stats = rite_progress(_catalog(learner).items, known, state.scheduler, moment)
+    stats = rite_progress(learner_catalog(learner).items, known, state.scheduler, moment)
     body: dict[str, object] = {"rites": [s.to_dict() for s in stats]}
     body["day_start"] = day_start(moment, learner.zone).isoformat()
     return jsonify(body)

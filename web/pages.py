@@ -14,8 +14,8 @@ from study.learn.db import now
 from study.learn.progress import accuracy_history, dashboard, forecast, rite_progress, timeline
 
 from . import charts
-from .api import current_learner, sign_in, sign_out
 from .i18n import LANGUAGES, STRINGS, lang, t
+from .learner import current_learner, sign_in, sign_out
 from .security import safe_next
 from .state import get_state
 
