@@ -1,0 +1,150 @@
+"""Readings that keep a pair of unpunctuated commentary one check of
+:func:`study.terms.plaincheck.fault` turns away, when a narrower reading of its shape fits: a
+negated word, a word spelt out, 謂以…, a person, 既/未/非 telling the time of the act, the act done
+to its thing (…之), an officer (有司), a word with 之/將/以/為 at one edge. Each is a path of its
+own (k:…-neg, -spelt, …), measured by the gate on its own.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .glossrules import Context, person, unsound
+from .plaincheck import (
+    CLOSE_BAD,
+    FUNCTION_CHARS,
+    LONE_BAD,
+    NEGATION,
+    OPEN_BAD,
+    fault,
+    gloss_ok,
+    has_act,
+    head_ok,
+    refers,
+)
+
+
+def rescue(why: str, head: str, gloss: str, marker: str, how: str, ctx: Context, where: int) -> str:
+    """A gloss one check of :func:`fault` turns away that a narrower reading of its shape keeps:
+    the name of that reading (a path of its own, measured by the gate on its own), or ''."""
+    for name, check, fits, also in RESCUES:
+        if (
+            why == check
+            and fits(head, gloss, marker, how, ctx)
+            and not fault(head, gloss, marker, how == "end", ctx, where, frozenset({check, *also}))
+        ):
+            return name
+    return ""
+
+
+def negated_word(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
+    """「不虞意外不測也」「不趨緩步也」: a two-character word of the text opening with a negation,
+    glossed by a short definiens closed by 也 — what the negated act amounts to; not a reason
+    (「不祭者酬禮殺也」「不拜禮不主于己也」「不嘏統于主人也」)."""
+    return (
+        len(head) == 2
+        and head[0] in NEGATION
+        and how == "end"
+        and not marker
+        and len(gloss) <= 6
+        and not re.search("[于於]", gloss)
+    )
+
+
+def expanded(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
+    """「小臣正小臣之長也」「廟門西廟門外之西也」: a word of three characters or more whose
+    definiens opens with two of its own characters — it spells the word out, the text does not
+    go on."""
+    return len(head) >= 3 and gloss[:2] in head and how == "end"
+
+
+def means_said(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
+    """「沃洗謂以枓斟水而沃洗爵者也」「結于面謂以繩維四足…結于胸前也」: 謂 says the act of the text
+    is done so — its definiens, not a paraphrase of the text running on."""
+    return marker == "谓" and how == "end"
+
+
+def named_person(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
+    """「上大夫卿也」「哀顯相助祭者也」: a title of the text named by another title, or by 「…者」
+    (who it is), closed by 也 — a gloss that need share no character with its word."""
+    return how == "end" and (person(gloss) or gloss.endswith("者") and len(gloss) <= 5)
+
+
+def aspect(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
+    """「退既飲食退也」「告備告既殺也」「宅者未仕而家居者也」: 既/未/非 inside a definiens closed by
+    也 tell the time or kind of the act the word names (after …, not yet …) — not a reason — when
+    the definiens shares a word character with its headword or names who it is (…者)."""
+    plain = re.sub("[既未非]", "口", gloss)
+    return (
+        how == "end"
+        and plain != gloss
+        and (gloss[0] not in "既未非" or gloss[-1] == head[-1])  # 「退既飲食退也」
+        and len(head) <= 3
+        and len(gloss) <= 10
+        and head_ok(head)
+        and gloss_ok(plain)
+        and not refers(head, gloss)
+        and (bool(set(head) & set(gloss) - FUNCTION_CHARS) or gloss.endswith("者"))
+    )
+
+
+def done_to_it(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
+    """「宿懸前射一日懸之也」「午割一縱一横割之也」「南肆向南陳之也」: a definiens closed by 也 that
+    tells the act of a two-character word done to its thing (…之) and shares a word character
+    with it — not a fragment broken off before its object, nor who does it where (「主人適其廟而祭之」
+    「各於其階下脱之」)."""
+    return (
+        how == "end"
+        and len(head) == 2
+        and 4 <= len(gloss) <= 8
+        and gloss.endswith("之")
+        and not re.search("[于於]", gloss)  # 「各於其階下脱之」: where it is done, narration
+        and not person(gloss[:2])
+        and not unsound(head, gloss[:-1], has_act(head))
+        and bool(set(head) & set(gloss[:-1]) - FUNCTION_CHARS)
+    )
+
+
+def officer(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
+    """「士有司也」: 有司 names an officer, it does not say there is something."""
+    return how == "end" and person(gloss)
+
+
+def edged(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
+    """「以行待旦行也」「將命奉主君命以請也」「為期與諸執事定祭早晏之期也」「覆之勺加尊上覆向下也」:
+    a two-character word of the text with 之/其/將/以/為 at one edge, glossed by a definiens closed by
+    也 that takes up its other character — the word and its meaning, not a clause."""
+    word = edge_word(head)
+    return (
+        how == "end"
+        and bool(word)
+        and word in gloss[1:]
+        and len(gloss) <= 10
+        and gloss_ok(gloss)
+        and gloss != head
+        and not refers(head, gloss)
+        and not re.search("[于於]", gloss)
+    )
+
+
+EDGES = set("之将以为")  # not 其: 「其摯」 reads as 摯 (study/terms/plain.py SKIP)
+
+
+def edge_word(head: str) -> str:
+    """The word character of a two-character headword with 之/將/以/為 at one edge ('' if none)."""
+    if len(head) != 2 or (head[0] in EDGES) == (head[1] in EDGES):
+        return ""
+    word = head[1] if head[0] in EDGES else head[0]
+    return word if word not in OPEN_BAD | CLOSE_BAD | LONE_BAD else ""
+
+
+RESCUES = (
+    ("neg", "negated-head", negated_word, ()),
+    ("spelt", "text-goes-on", expanded, ()),
+    ("means", "means", means_said, ("clause",)),
+    ("who", "unshared", named_person, ()),
+    ("aspect", "form", aspect, ()),
+    ("doneto", "unsound", done_to_it, ("close",)),
+    ("officer", "there-is", officer, ()),
+    ("edged", "form", edged, ()),
+)
