@@ -112,8 +112,9 @@ def pick_next(
         return fact(item.id) in busy
 
     if by_id is not None:  # the due cards are few: look them up rather than scan every item
-        due = [(when, by_id[k].sort_key, by_id[k]) for k, when in agenda.due.items() if k in by_id]
-        due = [d for d in due if not blocked(d[2])]
+        many = 4 * len(agenda.due) > len(today)  # (an item has a few related ones: which check is less work)
+        fits = [(when, by_id[k]) for k, when in agenda.due.items() if k in by_id and not blocked(by_id[k], many=many)]
+        due = [(when, item.sort_key, item) for when, item in fits]
     else:
         due = [(agenda.due[i.id], i.sort_key, i) for i in items if i.id in agenda.due and not blocked(i, many=True)]
     if due:
