@@ -230,14 +230,14 @@ def _opens_word(tail: str, ctx: Context) -> bool:
     return False
 
 
-def _anchor(norm: str, j: int, end: int, ctx: Context, after: int) -> bool:
+def _anchor(norm: str, j: int, end: int, ctx: Context, after: int, said: bool = False) -> bool:
     """A later word of the text opens a gloss of its own at ``j``: the definiens before it ends."""
     head = _head_at(norm, j, end, ctx)
     if not head or not head_ok(head) or ctx.classical.find(head, after) < 0:
         return False
     rest = norm[j + len(head) : end]
     if rest.startswith(MARKERS):
-        return True
+        return not (said and rest == "者")  # 「沃洗謂以枓斟水而沃洗爵者也」: after 謂, 爵者 glosses nothing
     return len(head) >= 2 and 1 <= len(rest) <= 8 and gloss_ok(rest[: rest.find("者") + 1] if "者" in rest else rest)
 
 
@@ -349,7 +349,7 @@ def _walk(
         g_start += len(marker)
         g_end, last, kind = stop, stop == end, "next"
         for j in range(g_start + 2, stop):
-            if _anchor(norm, j, stop, ctx, where + len(head)):
+            if _anchor(norm, j, stop, ctx, where + len(head), marker == "谓"):
                 g_end, last, kind = j, False, "anchor"
                 break
         cut = _cut(norm[g_start:g_end], ctx)

@@ -138,6 +138,21 @@ def edge_word(head: str) -> str:
     return word if word not in OPEN_BAD | CLOSE_BAD | LONE_BAD else ""
 
 
+def sequel(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
+    """「退反見畢而賓退也」「出謂見畢而賓出也」: a one-character act of the text glossed by the
+    moment it comes (…而X) — the definiens ends with the word itself, the text does not go on."""
+    return (
+        how == "end"
+        and len(head) == 1
+        and 4 <= len(gloss) <= 8
+        and gloss[-1] == head
+        and "而" in gloss[2:-1]
+        and head_ok(head)
+        and gloss_ok(gloss)
+        and not re.search("[于於]", gloss)
+    )
+
+
 RESCUES = (
     ("neg", "negated-head", negated_word, ()),
     ("spelt", "text-goes-on", expanded, ()),
@@ -147,4 +162,6 @@ RESCUES = (
     ("doneto", "unsound", done_to_it, ("close",)),
     ("officer", "there-is", officer, ()),
     ("edged", "form", edged, ()),
+    ("sequel", "text-goes-on", sequel, ()),
+    ("sequel", "form", sequel, ()),
 )
