@@ -153,6 +153,12 @@ def sequel(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
     )
 
 
+def kind_of_person(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
+    """「士主人之私臣也」: a person of the text glossed by whose officer or servant they are (…之臣,
+    …之屬, …之長), not by what they do."""
+    return how == "end" and len(gloss) <= 8 and re.search("之(私)?(臣|属|长|吏)$", gloss) is not None
+
+
 RESCUES = (
     ("neg", "negated-head", negated_word, ()),
     ("spelt", "text-goes-on", expanded, ()),
@@ -164,4 +170,5 @@ RESCUES = (
     ("edged", "form", edged, ()),
     ("sequel", "text-goes-on", sequel, ()),
     ("sequel", "form", sequel, ()),
+    ("class", "role-does", kind_of_person, ("text-goes-on",)),
 )
