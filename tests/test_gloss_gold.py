@@ -42,8 +42,10 @@ TAUGHT_HELDOUT_PRECISION, TAUGHT_HELDOUT_RECALL = 0.95, 0.10
 TARGET_PRECISION = 0.95
 # What is shipped: the gate's glosses and those of the withheld ones both hand readers signed
 # (study/data/glossreview/). The review read the held-out chapters' glosses too (not their gold).
-SHIPPED_DEV_PRECISION, SHIPPED_DEV_RECALL = 0.98, 0.41
-SHIPPED_HELDOUT_PRECISION, SHIPPED_HELDOUT_RECALL = 0.95, 0.26
+# Dev 0.980 (241/246) since both readers re-cut 結于面 (008:100) to 結于胸前, the gold's reader
+# keeping the whole 以繩維四足出背上結于胸前 (more than two characters apart: counted wrong).
+SHIPPED_DEV_PRECISION, SHIPPED_DEV_RECALL = 0.975, 0.45
+SHIPPED_HELDOUT_PRECISION, SHIPPED_HELDOUT_RECALL = 0.95, 0.28
 
 
 def _extract(file: str):
