@@ -25,7 +25,7 @@ from ..text.normalize import normalize
 from .glossrules import Context, person, unsound
 from .lexicon import category_of
 from .plaincheck import NEGATION, SPEECH, fault, gloss_ok, has_act, head_ok
-from .plainrescue import edge_word, rescue
+from .plainrescue import cut_short, edge_word, rescue
 
 MARKERS = ("犹言", "谓", "犹", "即", "者")
 # A word opening a new statement ends the definiens before it (「問女之名将歸卜其吉凶」).
@@ -381,11 +381,10 @@ def _walk(
             or marker == "谓"
             and how != "opener"
         )
-        if not confident:
-            continue
+        shape = "" if confident or pos != start or marker or how != "opener" else cut_short(head, gloss, norm[g_end:])
         why = fault(head, gloss, marker, closed and last, ctx, where)
-        tag = rescue(why, head, gloss, marker, how, ctx, where) if why else ""
-        if not why or tag:
+        tag = shape or (rescue(why, head, gloss, marker, how, ctx, where) if why else "")
+        if confident and (not why or tag) or shape and not why:
             yield from _emit(text, pos, head, g_start, g_end, gloss, marker, speaker, how, tag)
             rest = norm[g_end:stop]
             m = re.match(r"(谓|即|犹言|犹)(.{1,8})$", rest)
