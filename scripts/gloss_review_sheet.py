@@ -65,7 +65,7 @@ def sheet(number: str, everything: bool, second: bool = False) -> None:
     segments = [(ctx, seg, seg.line_at(0), seg.line_at(max(len(seg.text) - 1, 0))) for ctx, seg in _contexts(doc)]
     seen = reviewed()
     n = 0
-    for g in _second(path, doc) if second else extract_glosses(doc):
+    for g in _second(path, doc) if second else extract_glosses(doc, review=False):
         if not second and (size_class(g.context, g.gloss) == "over" or (g.taught and not everything)):
             continue
         key = (path.name, g.line, g.context, g.gloss)
