@@ -25,7 +25,7 @@ from ..text.normalize import normalize
 from .glossrules import Context, person, unsound
 from .lexicon import category_of
 from .plaincheck import NEGATION, SPEECH, fault, gloss_ok, has_act, head_ok
-from .plainrescue import cut_short, edge_word, rescue
+from .plainrescue import component, cut_short, edge_word, rescue
 
 MARKERS = ("犹言", "谓", "犹", "即", "者")
 # A word opening a new statement ends the definiens before it (「問女之名将歸卜其吉凶」).
@@ -368,7 +368,8 @@ def _walk(
             for f in _walk(text, norm, g_end, end, closed, speaker, ctx):
                 if f.how == "end" and len(f.gloss) <= 2:
                     yield replace(f, how="end-zhe")
-        if len(head) == 1 and _inside_longer(head, norm[g_end : g_end + 40], ctx):
+        part = component(head, gloss, how, norm[g_end : g_end + 40], ctx)
+        if part is None:
             continue
         # Precision first: a definiens at the clause start closed by 也, by the next word of the
         # text or by 者, or opened by 谓/犹/者, is kept; one cut before a new statement or found
@@ -383,7 +384,7 @@ def _walk(
         )
         shape = "" if confident or pos != start or marker or how != "opener" else cut_short(head, gloss, norm[g_end:])
         why = fault(head, gloss, marker, closed and last, ctx, where)
-        tag = shape or (rescue(why, head, gloss, marker, how, ctx, where) if why else "")
+        tag = shape or (rescue(why, head, gloss, marker, how, ctx, where) if why else part)
         if confident and (not why or tag) or shape and not why:
             yield from _emit(text, pos, head, g_start, g_end, gloss, marker, speaker, how, tag)
             rest = norm[g_end:stop]
@@ -397,17 +398,6 @@ def _walk(
                     speaker,
                     path="tail",
                 )
-
-
-def _inside_longer(head: str, after: str, ctx: Context) -> bool:
-    """「宗法五世…宗室大宗子之家也」: a character the passage only writes inside a longer word
-    (宗室), which the commentary glosses further on, is not a headword of its own."""
-    for i in range(1, len(after) - 1):
-        word = after[i : i + 2]
-        opens = after[i - 1] in "也。"  # the longer word opens a gloss of its own
-        if opens and word[0] == head and ctx.classical.count(word) == ctx.classical.count(head):
-            return True
-    return False
 
 
 def _emit(

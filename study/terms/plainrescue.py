@@ -1,8 +1,9 @@
 """Readings that keep a pair of unpunctuated commentary one check of
 :func:`study.terms.plaincheck.fault` turns away, when a narrower reading of its shape fits: a
 negated word, a word spelt out, 謂以…, a person, 既/未/非 telling the time of the act, the act done
-to its thing (…之), an officer (有司), a word with 之/將/以/為 at one edge. Each is a path of its
-own (k:…-neg, -spelt, …), measured by the gate on its own.
+to its thing (…之), an officer (有司), a word with 之/將/以/為 at one edge; and a character the
+passage writes only inside a longer word (燕 of 燕几, :func:`component`). Each is a path of its
+own (k:…-neg, -spelt, -part, …), measured by the gate on its own.
 """
 
 from __future__ import annotations
@@ -185,3 +186,25 @@ RESCUES = (
     ("sequel", "form", sequel, ()),
     ("class", "role-does", kind_of_person, ("text-goes-on",)),
 )
+
+
+def component(head: str, gloss: str, how: str, after: str, ctx: Context) -> str | None:
+    """A one-character word the passage writes only inside a longer word that the commentary
+    glosses next: None (「宗法五世…宗室大宗子之家也」, not a headword of its own), unless the
+    character is glossed first by one or two characters closed by 也 — 'part', a path of its own
+    (「燕安也燕几平日嘗慿之以安體者也」「庶衆也庶襚…」「諏謀也諏日…」). '' when the word stands
+    alone."""
+    if len(head) != 1 or not inside_longer(head, after, ctx):
+        return ""
+    return "part" if how == "end" and len(gloss) <= 2 else None
+
+
+def inside_longer(head: str, after: str, ctx: Context) -> bool:
+    """Whether a character the passage only writes inside a longer word (宗室) opens that word
+    in a gloss of its own further on."""
+    for i in range(1, len(after) - 1):
+        word = after[i : i + 2]
+        opens = after[i - 1] in "也。"  # the longer word opens a gloss of its own
+        if opens and word[0] == head and ctx.classical.count(word) == ctx.classical.count(head):
+            return True
+    return False
