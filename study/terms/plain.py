@@ -25,7 +25,7 @@ from ..text.normalize import normalize
 from .glossrules import Context, person, unsound
 from .lexicon import category_of
 from .plaincheck import NEGATION, SPEECH, fault, gloss_ok, has_act, head_ok
-from .plainrescue import component, cut_short, edge_word, rescue
+from .plainrescue import PURPOSE, component, cut_short, edge_word, purpose, rescue
 
 MARKERS = ("犹言", "谓", "犹", "即", "者")
 # A word opening a new statement ends the definiens before it (「問女之名将歸卜其吉凶」).
@@ -323,7 +323,7 @@ def _cut(gloss: str, ctx: Context) -> int:
             and category_of(gloss[i - 1 : i + 1]) is None
         ):
             return i + 1
-        if i >= 2 and gloss.startswith(OPENERS, i):
+        if i >= 2 and gloss.startswith(OPENERS, i) and not PURPOSE.match(gloss, i - 1):
             return i
         if i >= 1 and ch in KINDS and gloss[i - 1 : i + 1] not in ctx.rite_text and i + 1 < len(gloss):
             return i + 1  # 「宰夫太宰之屬此宰謂…」: a definiens naming a class ends there
@@ -384,7 +384,7 @@ def _walk(
         )
         shape = "" if confident or pos != start or marker or how != "opener" else cut_short(head, gloss, norm[g_end:])
         why = fault(head, gloss, marker, closed and last, ctx, where)
-        tag = shape or (rescue(why, head, gloss, marker, how, ctx, where) if why else part)
+        tag = shape or (rescue(why, head, gloss, marker, how, ctx, where) if why else part or purpose(gloss))
         if confident and (not why or tag) or shape and not why:
             yield from _emit(text, pos, head, g_start, g_end, gloss, marker, speaker, how, tag)
             rest = norm[g_end:stop]

@@ -173,6 +173,16 @@ def cut_short(head: str, gloss: str, after: str) -> str:
     return "spelt-cut" if all(ch in gloss for ch in head) and gloss[-1] in head else ""
 
 
+# 「戒射預告有司以將射也」: 將 after 以 tells what the act is for; it opens no new statement.
+PURPOSE = re.compile("以(将|欲|防|虑|恐)")
+
+
+def purpose(gloss: str) -> str:
+    """'purpose' for a definiens that runs on past 以將/以防…, its aim (「戒射預告有司以將射也」
+    「釋幣者告以將入覲也」), where a cut before the opener (plain.py OPENERS) left it ending in 以."""
+    return "purpose" if PURPOSE.search(gloss, 1) else ""
+
+
 RESCUES = (
     ("neg", "negated-head", negated_word, ()),
     ("spelt", "text-goes-on", expanded, ()),
