@@ -5,7 +5,7 @@ The commentary walks through the classical passage in reading order: 「主人�
 
 - ``Y曰X`` / ``Y謂之X``: X a word of the text (1–3 characters), Y the definiens (≤ 8 characters)
   running back to the clause start or to the end of the previous formula (「推手曰揖引手曰厭」);
-- ``X[者|謂|猶|猶言|即]Y`` or plain ``XY``: X the longest phrase of the text opening the clause,
+- ``X[者|謂|猶|猶言|即|蓋]Y`` or plain ``XY``: X the longest phrase of the text opening the clause,
   Y running to the clause end or to the next *anchor* — a later word of the text that opens a
   gloss of its own (「𤣥端禮服至謂至于大門外」), or closing at the first 者 of a definiens
   (「卿執國政者大國三卿五大夫」).
@@ -27,7 +27,7 @@ from .lexicon import category_of
 from .plaincheck import NEGATION, SPEECH, fault, gloss_ok, has_act, head_ok
 from .plainrescue import PURPOSE, component, cut_short, edge_word, purpose, rescue
 
-MARKERS = ("犹言", "谓", "犹", "即", "者")
+MARKERS = ("犹言", "谓", "犹", "即", "者", "盖")
 # A word opening a new statement ends the definiens before it (「問女之名将歸卜其吉凶」).
 OPENERS = (
     "将",
@@ -58,8 +58,8 @@ OPENERS = (
     "谓之",
 )
 SKIP = set("凡用此其言")
-_FORMULA = {"谓": "wei", "犹": "you", "犹言": "you", "即": "ji", "者": "ye", "": "ye"}
-_MARKER_NAME = {"谓": "wei", "犹": "you", "犹言": "youyan", "即": "ji", "者": "zhe", "": "bare"}
+_FORMULA = {"谓": "wei", "犹": "you", "犹言": "you", "即": "ji", "者": "ye", "盖": "ye", "": "ye"}
+_MARKER_NAME = {"谓": "wei", "犹": "you", "犹言": "youyan", "即": "ji", "者": "zhe", "盖": "gai", "": "bare"}
 MAX_HEAD = 6
 TAILS = False
 MAX_DEF = 12  # a definiens running to an anchor or 者 (one closed by 也 may be longer)

@@ -156,6 +156,8 @@ def fault(
         return "sentence"  # 「自公左賛幣自左」: someone doing the words of the text, a sentence
     if "clause" not in skip and len(head) >= 3 and any(ch in head[1:-1] for ch in "于在"):
         return "clause"  # 「舍于朝」: a clause of the text, not a word
+    if "hedge" not in skip and marker == "盖" and (len(head) > 3 or gloss.endswith("者")):
+        return "hedge"  # 「筵祝蓋贊者也」「主人降立蓋端拱以候神也」: a guess at who does it, or how
     if marker:
         return ""
     if "retells" not in skip and (
