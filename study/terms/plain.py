@@ -25,7 +25,7 @@ from ..text.normalize import normalize
 from .glossrules import Context, person, unsound
 from .lexicon import category_of
 from .plaincheck import NEGATION, SPEECH, fault, gloss_ok, has_act, head_ok
-from .plainrescue import PURPOSE, component, cut_short, edge_word, purpose, rescue
+from .plainrescue import PURPOSE, clause_head, component, cut_short, purpose, rescue
 
 MARKERS = ("犹言", "谓", "犹", "即", "者", "盖")
 # A word opening a new statement ends the definiens before it (「問女之名将歸卜其吉凶」).
@@ -295,7 +295,7 @@ def _starts(norm: str, start: int, end: int, closed: bool, ctx: Context) -> list
     out: set[int] = set()
     for at in (start, start + 1):  # 「凡行事謂…」: a leading 凡/用/此 is not part of the headword
         head = _head_at(norm, at, end, ctx)
-        if head and (head_ok(head) or at == start and edge_word(head)) and (at == start or norm[start] in SKIP):
+        if head and (head_ok(head) or at == start and clause_head(head)) and (at == start or norm[start] in SKIP):
             out.add(at)
             break
     for m in re.finditer(r"犹言|谓|犹|即", norm[start:end]):

@@ -183,6 +183,29 @@ def purpose(gloss: str) -> str:
     return "purpose" if PURPOSE.search(gloss, 1) else ""
 
 
+def clause_head(head: str) -> bool:
+    """A headword :func:`head_ok` turns away that may still open a clause: 之/將/以/為 at one edge
+    (:func:`edge_word`) or 言 opening a phrase of the text (:func:`said`)."""
+    return bool(edge_word(head)) or said(head)
+
+
+def said(head: str, gloss: str = "", marker: str = "", how: str = "end", ctx: Context | None = None) -> bool:
+    """「言事君言忠也」「言使臣言禮也」: a phrase of the text opening with 言 (speak of …), glossed by
+    what such speech is of — the definiens opens with 言 too. The phrase is a word of the text at that
+    place only when the passage writes it whole (與君言言使臣); called with the headword alone, whether
+    it may open a gloss."""
+    if len(head) < 3 or head[0] != "言" or not head_ok(head[1:]):
+        return False
+    return not gloss or (
+        how == "end"
+        and not marker
+        and gloss[0] == "言"
+        and 2 <= len(gloss) <= 4
+        and gloss_ok(gloss[1:])
+        and not unsound(head[1:], gloss[1:], has_act(head[1:]))
+    )
+
+
 RESCUES = (
     ("neg", "negated-head", negated_word, ()),
     ("spelt", "text-goes-on", expanded, ()),
@@ -195,6 +218,7 @@ RESCUES = (
     ("sequel", "text-goes-on", sequel, ()),
     ("sequel", "form", sequel, ()),
     ("class", "role-does", kind_of_person, ("text-goes-on",)),
+    ("said", "form", said, ("unsound", "text-goes-on")),
 )
 
 
