@@ -52,8 +52,9 @@ def test_the_review_read_every_gloss_taught_before_it():
     # taught once 有司 was read as an officer (士 = 有司, 016:126, k:ye:walk-bare-officer); 9 right,
     # taught once a character written only inside a longer word (燕 of 燕几) was read when glossed
     # first in one or two characters (k:ye:walk-bare-part); 3 right, taught once a phrase of the text
-    # opening with 言 was read with its definiens opening with 言 (言事君 = 言忠, k:ye:walk-bare-said).
-    assert len(rows) == 630 and len(wrong) == 53
+    # opening with 言 was read with its definiens opening with 言 (言事君 = 言忠, k:ye:walk-bare-said);
+    # one right, taught once a definiens was cut where an act names the word again (禰 = 父廟, 009:59).
+    assert len(rows) == 631 and len(wrong) == 53
 
 
 def test_no_gloss_the_review_found_wrong_is_taught(taught):

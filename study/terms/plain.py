@@ -25,7 +25,7 @@ from ..text.normalize import normalize
 from .glossrules import Context, person, unsound
 from .lexicon import category_of
 from .plaincheck import NEGATION, SPEECH, fault, gloss_ok, has_act, head_ok
-from .plainrescue import PURPOSE, clause_head, component, cut_short, purpose, rescue
+from .plainrescue import PURPOSE, again, clause_head, component, cut_short, purpose, rescue
 
 MARKERS = ("犹言", "谓", "犹", "即", "者", "盖")
 # A word opening a new statement ends the definiens before it (「問女之名将歸卜其吉凶」).
@@ -312,9 +312,9 @@ def _starts(norm: str, start: int, end: int, closed: bool, ctx: Context) -> list
     return sorted(out)
 
 
-def _cut(gloss: str, ctx: Context) -> int:
+def _cut(gloss: str, ctx: Context, head: str = "") -> int:
     """Where a definiens running past its end is cut: after the first 者 that closes a
-    description (not one of a word like 使者), or before a word opening a new statement."""
+    description (not one of a word like 使者), or before a word (or an act naming ``head`` again) opening a new statement."""
     for i, ch in enumerate(gloss):
         if (
             i >= 2
@@ -323,7 +323,7 @@ def _cut(gloss: str, ctx: Context) -> int:
             and category_of(gloss[i - 1 : i + 1]) is None
         ):
             return i + 1
-        if i >= 2 and gloss.startswith(OPENERS, i) and not PURPOSE.match(gloss, i - 1):
+        if i >= 2 and (gloss.startswith(OPENERS, i) and not PURPOSE.match(gloss, i - 1) or again(head, gloss[i:])):
             return i
         if i >= 1 and ch in KINDS and gloss[i - 1 : i + 1] not in ctx.rite_text and i + 1 < len(gloss):
             return i + 1  # 「宰夫太宰之屬此宰謂…」: a definiens naming a class ends there
@@ -352,7 +352,7 @@ def _walk(
             if _anchor(norm, j, stop, ctx, where + len(head), marker == "谓"):
                 g_end, last, kind = j, False, "anchor"
                 break
-        cut = _cut(norm[g_start:g_end], ctx)
+        cut = _cut(norm[g_start:g_end], ctx, head)
         if cut < g_end - g_start:
             g_end, last = g_start + cut, False
             kind = "zhe" if norm[g_end - 1] in "者属类长" else "opener"

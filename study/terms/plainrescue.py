@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from .glossrules import Context, person, unsound
+from .lexicon import category_of
 from .plaincheck import (
     CLOSE_BAD,
     FUNCTION_CHARS,
@@ -160,6 +161,12 @@ def kind_of_person(head: str, gloss: str, marker: str, how: str, ctx: Context) -
     return how == "end" and len(gloss) <= 8 and re.search("之(私)?(臣|属|长|吏)$", gloss) is not None
 
 
+def again(head: str, rest: str) -> bool:
+    """「禰父廟奠幣于禰告為君使也」: a one-character word of the text (a place) named again after
+    于/於 by an act of one or two characters, which opens a new statement."""
+    return len(head) == 1 and category_of(rest[:1]) == "action" and bool(re.match(f"..?[于於]{re.escape(head)}", rest))
+
+
 def cut_short(head: str, gloss: str, after: str) -> str:
     """A word of the text opening a clause without 也 after its definiens, cut where a new
     statement opens (plain.py OPENERS), read only when the definiens spells the word out: it holds
@@ -168,6 +175,8 @@ def cut_short(head: str, gloss: str, after: str) -> str:
     獻衆笙」, a comparison). Other cuts ran into narration (「納徵禮最重故…」「郊外無人故…」); a
     definiens before 不敢 (「奠幣奠束帛于地不敢直受」) was right on the development chapters but
     not on held-out ones, and is left."""
+    if again(head, after) and len(gloss) <= 4:
+        return "again"
     if len(head) < 2 or len(gloss) > 10 or after.startswith("盖也") or re.search("[于於]", gloss):
         return ""
     return "spelt-cut" if all(ch in gloss for ch in head) and gloss[-1] in head else ""
