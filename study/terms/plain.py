@@ -25,7 +25,7 @@ from ..text.normalize import normalize
 from .glossrules import Context, person, unsound
 from .lexicon import category_of
 from .plaincheck import NEGATION, SPEECH, fault, gloss_ok, has_act, head_ok
-from .plainrescue import PURPOSE, again, clause_head, component, cut_short, purpose, rescue
+from .plainrescue import PURPOSE, again, clause_head, component, purpose, rescue, shape_of
 
 MARKERS = ("犹言", "谓", "犹", "即", "者", "盖")
 # A word opening a new statement ends the definiens before it (「問女之名将歸卜其吉凶」).
@@ -382,7 +382,7 @@ def _walk(
             or marker == "谓"
             and how != "opener"
         )
-        shape = "" if confident or pos != start or marker or how != "opener" else cut_short(head, gloss, norm[g_end:])
+        shape = shape_of(head, gloss, marker, how, confident, norm[start:pos], norm[g_end:])
         why = fault(head, gloss, marker, closed and last, ctx, where)
         tag = shape or (rescue(why, head, gloss, marker, how, ctx, where) if why else part or purpose(gloss))
         if confident and (not why or tag) or shape and not why:

@@ -215,6 +215,22 @@ def said(head: str, gloss: str = "", marker: str = "", how: str = "end", ctx: Co
     )
 
 
+def shape_of(head: str, gloss: str, marker: str, how: str, confident: bool, before: str, after: str) -> str:
+    """The reading that keeps a pair the walk is not confident of ('' if none): a word pointed at
+    by 此 in mid-clause (``before``: the clause before the word; :func:`pointed`), or a definiens
+    cut before a new statement (:func:`cut_short`)."""
+    if before:
+        return "this" if pointed(before, marker, how) else ""
+    return "" if confident or marker or how != "opener" else cut_short(head, gloss, after)
+
+
+def pointed(before: str, marker: str, how: str) -> bool:
+    """「…賔拜辱此拜辱即拜送也」「此宰謂膳宰掌治官饌者也」「此主人謂女父也」: 此 points at a word of
+    the text, glossed by 即/謂 up to the end of the clause, wherever the clause began; not 其 (「其摯謂
+    向時所執以來者也」「其他謂…」: 其 belongs to the word)."""
+    return before[-1] == "此" and marker in ("即", "谓") and how == "end"
+
+
 RESCUES = (
     ("neg", "negated-head", negated_word, ()),
     ("spelt", "text-goes-on", expanded, ()),
