@@ -195,7 +195,15 @@ def purpose(gloss: str) -> str:
 def clause_head(head: str) -> bool:
     """A headword :func:`head_ok` turns away that may still open a clause: 之/將/以/為 at one edge
     (:func:`edge_word`) or 言 opening a phrase of the text (:func:`said`)."""
-    return bool(edge_word(head)) or said(head)
+    return bool(edge_word(head)) or said(head) or who_is(head)
+
+
+def who_is(head: str, gloss: str = "", marker: str = "谓", how: str = "end", ctx: Context | None = None) -> bool:
+    """「異爵者謂卿大夫爵尊于士者也」: a phrase of the text naming who (…者) glossed by 謂 with
+    who they are (…者), closed by 也; called with the headword alone, whether it may open a gloss."""
+    if len(head) < 2 or head[-1] != "者" or not head_ok(head[:-1]):
+        return False
+    return not gloss or marker == "谓" and how == "end" and gloss[-1] == "者" and 3 <= len(gloss) <= 10
 
 
 def said(head: str, gloss: str = "", marker: str = "", how: str = "end", ctx: Context | None = None) -> bool:
@@ -244,6 +252,7 @@ RESCUES = (
     ("sequel", "form", sequel, ()),
     ("class", "role-does", kind_of_person, ("text-goes-on",)),
     ("said", "form", said, ("unsound", "text-goes-on")),
+    ("whois", "form", who_is, ()),
 )
 
 
