@@ -32,19 +32,20 @@ DEV = gold_files(DATA / "gold")
 HELDOUT = gold_files(DATA / "gold" / "heldout")
 # Measured figures (README, Glossary) held as floors; issue 11's targets are 0.95 / 0.80.
 # What the extractor reads (every rule):
-DEV_PRECISION, DEV_RECALL = 0.91, 0.53  # eight chapters (0.918 / 0.533); the targets are not met
-HELDOUT_PRECISION, HELDOUT_RECALL = 0.79, 0.38  # (0.798 / 0.386) the targets are not met here
+DEV_PRECISION, DEV_RECALL = 0.92, 0.55  # eight chapters (0.922 / 0.560); the targets are not met
+HELDOUT_PRECISION, HELDOUT_RECALL = 0.79, 0.39  # (0.800 / 0.391) the targets are not met here
 SEED_PRECISION, SEED_RECALL = 0.93, 0.85  # the figures before issue 11
 # What is taught (rules passing the precision gate, study/terms/gate.py): precision target met,
 # recall far below it.
-TAUGHT_DEV_PRECISION, TAUGHT_DEV_RECALL = 0.98, 0.22
+TAUGHT_DEV_PRECISION, TAUGHT_DEV_RECALL = 0.98, 0.24
 TAUGHT_HELDOUT_PRECISION, TAUGHT_HELDOUT_RECALL = 0.95, 0.11
 TARGET_PRECISION = 0.95
 # What is shipped: the gate's glosses and those of the withheld ones both hand readers signed
 # (study/data/glossreview/). The review read the held-out chapters' glosses too (not their gold).
-# Dev 0.980 / 0.474 (249/254), held out 0.955 / 0.293 (63/66). Dev below 0.98 since both readers re-cut 結于面 (008:100) to 結于胸前, the gold's reader
-# keeping the whole 以繩維四足出背上結于胸前 (more than two characters apart: counted wrong).
-SHIPPED_DEV_PRECISION, SHIPPED_DEV_RECALL = 0.975, 0.47
+# Dev 0.978 / 0.497 (262/268), held out 0.955 / 0.293 (63/66). Dev is below 0.98 since both
+# readers re-cut two glosses shorter than the gold's reader: 結于面 → 結于胸前 (008:100; the gold keeps
+# 以繩維四足出背上結于胸前) and 戒射 → 戒 = 預告 (006:19): more than two characters apart, counted wrong.
+SHIPPED_DEV_PRECISION, SHIPPED_DEV_RECALL = 0.975, 0.49
 SHIPPED_HELDOUT_PRECISION, SHIPPED_HELDOUT_RECALL = 0.95, 0.29
 
 
