@@ -90,25 +90,23 @@ def test_a_short_curated_word_is_not_glossed_away_from_its_context(seed_terms, w
     assert _senses(t, elsewhere[0], word, elsewhere[1]) == []
 
 
-def test_jiajue_is_not_glossed_on_the_cap_jiajuebian():
-    from study.terms.glossary import build_terms, load_curated
+def _curated(term: str) -> Term:
+    """The project glossary's first gloss of ``term``, scoped as decks/glossary.yaml scopes it."""
+    from study.terms.glossary import load_curated
 
-    curated = load_curated(ROOT / "decks" / "glossary.yaml")
-    entry = next(c for c in curated.terms if c.term == "加爵")
+    entry = next(c for c in load_curated(ROOT / "decks" / "glossary.yaml").terms if c.term == term)
     g = Gloss(gloss=entry.glosses[0][0], formula="curated", scope=entry.rites, pattern=entry.pattern)
-    t = Term("加爵", "加爵", "", "action", (g,))
+    return Term(term, term, "", "action", (g,))
+
+
+def test_jiajue_is_not_glossed_on_the_cap_jiajuebian():
+    t = _curated("加爵")
     assert _senses(t, "主人加爵", "加爵", "特牲馈食礼")
     assert _senses(t, "加爵弁于首", "加爵", "士冠礼") == []
-    assert build_terms  # the same glossary builds the terms
 
 
 def test_xi_putting_the_garment_back_on_is_not_glossed_on_dressing_the_dead():
-    from study.terms.glossary import load_curated
-
-    curated = load_curated(ROOT / "decks" / "glossary.yaml")
-    entry = next(c for c in curated.terms if c.term == "袭")
-    g = Gloss(gloss=entry.glosses[0][0], formula="curated", scope=entry.rites, pattern=entry.pattern)
-    t = Term("袭", "袭", "", "action", (g,))
+    t = _curated("袭")
     assert _senses(t, "释弓袭反位", "袭", "乡射礼")
     assert _senses(t, "主人踊袭", "袭", "士丧礼上")
     for text in ("陈袭事于房中", "商祝袭祭服", "乃袭三称"):

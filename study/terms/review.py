@@ -27,7 +27,7 @@ longer meets a gloss of the extractor is stale, and a test says so. A malformed 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -51,19 +51,23 @@ class Verdict:
     where: str = ""  # path:line of the row
 
 
+def _rows(text: str) -> Iterator[tuple[int, list[str]]]:
+    """Each row of a review file (not blank, not a ``#`` comment): its line number and its cells."""
+    for n, raw in enumerate(text.splitlines(), 1):
+        if raw.strip() and not raw.startswith("#"):
+            yield n, [c.strip() for c in raw.split("\t")]
+
+
 def parse_review(text: str, file: str, path: str) -> dict[Key, Verdict]:
     """The rows of one chapter's review; every problem at once, each as ``path:line:``."""
     out: dict[Key, Verdict] = {}
     problems: list[tuple[int | None, str]] = []
-    for n, raw in enumerate(text.splitlines(), 1):
-        if not raw.strip() or raw.startswith("#"):
-            continue
-        cells = raw.split("\t")
+    for n, cells in _rows(text):
         cells += [""] * (len(COLUMNS) - len(cells))
         if len(cells) > len(COLUMNS):
             problems.append((n, f"{len(cells)} columns, expected at most {len(COLUMNS)}: {'  '.join(COLUMNS)}"))
             continue
-        line, term, gloss, verdict, reason, term_fix, gloss_fix = (c.strip() for c in cells)
+        line, term, gloss, verdict, reason, term_fix, gloss_fix = cells
         if not line.isdigit():
             problems.append((n, f"line: not a line number: {line!r}"))
             continue
@@ -112,12 +116,9 @@ def parse_second(text: str, file: str, path: str) -> dict[Key, Verdict]:
     """One chapter's second reading: ``line term gloss agree|disagree reason``."""
     out: dict[Key, Verdict] = {}
     problems: list[tuple[int | None, str]] = []
-    for n, raw in enumerate(text.splitlines(), 1):
-        if not raw.strip() or raw.startswith("#"):
-            continue
-        cells = [c.strip() for c in raw.split("\t")] + ["", ""]
-        line, term, gloss, verdict, reason = cells[:5]
-        if len(raw.split("\t")) > 5 or not line.isdigit() or not term or not gloss:
+    for n, cells in _rows(text):
+        line, term, gloss, verdict, reason = (cells + ["", ""])[:5]
+        if len(cells) > 5 or not line.isdigit() or not term or not gloss:
             problems.append((n, "expected: line, term, gloss, agree|disagree, reason"))
         elif verdict not in SECONDS:
             problems.append((n, f"verdict: must be one of {', '.join(SECONDS)}, not {verdict!r}"))
