@@ -26,6 +26,7 @@ from .glossrules import Context, person, unsound
 from .lexicon import category_of
 from .plaincheck import NEGATION, SPEECH, fault, gloss_ok, has_act, head_ok
 from .plainrescue import PURPOSE, again, clause_head, component, purpose, rescue, shape_of
+from .plaintool import tools
 
 MARKERS = ("犹言", "谓", "犹", "即", "者", "盖")
 # A word opening a new statement ends the definiens before it (「問女之名将歸卜其吉凶」).
@@ -268,6 +269,8 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
             continue
         yield from _walk(text, norm, start, end, closed, speaker, ctx)
         yield from _kind_of(text, norm, start, end, closed, speaker, ctx)
+        for hs, he, gs, ge, how in tools(norm, start, end, closed, ctx):  # 「甑所以炊甗所以盛米」
+            yield Found(text[hs:he], text[gs:ge], "qi", hs, speaker, how, "walk-tool")
 
 
 def _as_written(text: str, norm: str, name: str | None, before: int) -> str | None:
