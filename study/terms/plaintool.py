@@ -1,4 +1,4 @@
-"""「甑所以炊甗所以盛米匕所以出飯敦所以盛飯」「柶所以祭而嘗之也」「茵所以藉棺者」: a thing of the
+"""「甑所以炊甗所以盛米匕所以出飯敦所以盛飯」「柶所以扱取醴者」「苞所以裹遣奠羊豕之體者」: a thing of the
 text glossed by what it is used for (所以…) — the 器 formula of unpunctuated commentary, a path of
 its own (k:qi:walk-tool), measured by the gate on its own.
 
