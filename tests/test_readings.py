@@ -197,6 +197,42 @@ def test_the_held_out_chapters_vocabulary_takes_its_classical_reading(word, cont
     assert reading_in(word, context) == reading
 
 
+@pytest.mark.parametrize(
+    ("word", "context", "reading"),
+    [  # third review: words a teacher would doubt, read with the book's own notes and references
+        ("儐", "賓用束錦儐勞者勞者再拜稽首受", "bìn"),
+        ("儐", "若不儐尸則祝侑亦如之", "bīn"),
+        ("儐", "其獻祝與二佐食其薦脀皆如儐", "bīn"),
+        ("挑匕", "司馬在羊鼎之東二手執挑匕柄以挹湆注于疏匕", "yǎo bǐ"),
+        ("齊", "木鑣馬不齊髦主婦之車亦如之", "jiǎn"),
+        ("厭", "冠右縫外縪纓條屬厭鍛而勿灰", "yè"),
+        ("厭", "父在為至尊所厭故屈而服期", "yā"),
+        ("厭", "則以大夫之尊厭降為大功", "yā"),
+        ("厭", "黍稷之飯凡三者三則尸之厭飫可知也", "yàn"),
+        ("厭", "故復為加爵以厭飫之", "yàn"),
+        ("遣", "書賵于方若九若七若五書遣于䇿", "qiàn"),
+        ("遣", "主人主婦皆不哭讀遣卒命哭滅燭出", "qiàn"),
+        ("遣", "宗人遣佐食及執事盥出", "qiǎn"),
+        ("干", "薦乗車鹿淺幦干笮革靾載旜", "gān"),
+        ("沽", "弓矢之新沽功有弭飾焉", "gǔ"),
+        ("枕", "居倚廬寢苫枕塊不脱絰帶", "zhèn"),
+        ("枕", "當牖衽下筦上簟設枕遷尸", "zhěn"),
+        ("觳", "主婦俎觳折其餘如阼俎", "què"),
+    ],
+)
+def test_words_a_teacher_would_doubt_take_the_reading_their_references_give(word, context, reading):
+    assert reading_in(word, context) == reading
+
+
+def test_doubtful_words_accept_the_second_reading_their_references_allow():
+    assert readings_in("繘", "管人汲不説繘屈之") == ("yù", "jú")
+    assert readings_in("儐", "賓用束錦儐勞者") == ("bìn", "bīn")
+    assert readings_in("挑匕", "二手執挑匕柄以挹湆") == ("yǎo bǐ", "tiāo bǐ")
+    assert readings_in("齊", "馬不齊髦") == ("jiǎn", "qí")
+    assert readings_in("厭", "纓條屬厭鍛而勿灰") == ("yè", "yā")
+    assert readings_in("厭", "賔厭介入門左") == ("yè",)  # 揖厭: one reading only
+
+
 def test_a_word_standing_twice_is_read_where_it_stands():
     assert reading_in("樂", "請以樂樂于賔") == "yuè"
     assert reading_in("樂", "請以樂樂于賔", at=3) == "lè"
