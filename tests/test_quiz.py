@@ -106,6 +106,47 @@ def test_distractors_come_from_the_same_category_and_rite_when_there_are_enough(
     assert categories == {"vessel"}
 
 
+def test_distractors_come_from_the_nearest_stages_first_and_vary_with_the_shuffle(catalog):
+    """A choice question's other glosses are drawn from its category's terms in the nearest
+    stages (by neighbourhood of NEIGHBOURHOOD stages) before farther ones, at random within them."""
+    from study.learn.catalog import primary_rite, term_stage
+    from study.learn.quiz import NEIGHBOURHOOD
+
+    def distance(t, here):
+        info = catalog.stages.get(term_stage(t)) if term_stage(t) else None
+        return abs((info.index if info is not None else 0) - here) // NEIGHBOURHOOD
+
+    checked = varied = 0
+    for item in catalog.select(family="vocab"):
+        term = item.term
+        info = catalog.stages.get(term_stage(term)) if item.direction == "t2g" and term_stage(term) else None
+        if info is None:
+            continue
+        same = [
+            t
+            for t in catalog.terms_by_rite.get(primary_rite(term) or "", [])
+            if t.category == term.category and t.normalized != term.normalized
+        ]
+        own = {search_key(g.gloss) for g in term.glosses}
+        by_gloss = {}  # each other gloss: its nearest same-category term's distance
+        for t in same:
+            key = search_key(main_gloss(t))
+            if key not in own:
+                by_gloss[key] = min(by_gloss.get(key, 99), distance(t, info.index))
+        if len(by_gloss) < 3:
+            continue
+        needed = sorted(by_gloss.values())[2]  # the neighbourhoods that hold three other glosses
+        shown = set()
+        for seed in range(8):
+            q = present(item, catalog, random.Random(seed))
+            others = [search_key(o) for o in q.options if o != q.accepted[0]]
+            assert all(by_gloss.get(k, 99) <= needed for k in others), (item.id, q.options)
+            shown.update(others)
+        checked += 1
+        varied += len(shown) > 3
+    assert checked > 20 and varied > checked // 4
+
+
 def test_order_question_is_shuffled_and_graded_against_what_was_shown(catalog):
     rng = random.Random(1)
     item = catalog.get("order:stages:乡射礼.速宾:6")

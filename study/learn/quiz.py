@@ -113,6 +113,7 @@ class _Terms:
         self.by_category: dict[tuple[str, str | None], list[Term]] = {}
         self.stage: dict[int, int | None] = {}
         self.gloss: dict[int, str] = {}
+        self.near: dict[tuple[str, str | None, int | None], list[list[Term]]] = {}
 
     @staticmethod
     def of(catalog: Catalog) -> _Terms:
@@ -126,6 +127,23 @@ class _Terms:
         if key not in self.by_category:
             self.by_category[key] = [t for t in self.catalog.terms_by_rite.get(rite, []) if t.category == term.category]
         return self.by_category[key]
+
+    def pools(self, rite: str, term: Term) -> list[list[Term]]:
+        """Where distractors for ``term`` are drawn from, nearest first: its category in its rite
+        by neighbourhood of stages (nearest first), its rite, every rite."""
+        here = self.stage_index(term)
+        key = (rite, term.category, here)
+        if key not in self.near:
+            same = self.same_category(rite, term)
+            if here is None:
+                near = [same]
+            else:
+                groups: dict[int, list[Term]] = defaultdict(list)
+                for t in same:
+                    groups[abs((self.stage_index(t) or 0) - here) // NEIGHBOURHOOD].append(t)
+                near = [groups[d] for d in sorted(groups)]
+            self.near[key] = near
+        return [*self.near[key], self.catalog.terms_by_rite.get(rite, []), self.every]
 
     def stage_index(self, term: Term) -> int | None:
         key = id(term)
@@ -141,23 +159,24 @@ class _Terms:
 
 
 def _candidates(term: Term, catalog: Catalog, rng: random.Random) -> Iterator[Term]:
-    """Other terms, nearest first: same rite and category, then same rite, then any rite;
-    shuffled within each pool."""
-    terms = _Terms.of(catalog)
+    """Other terms, nearest first: same rite and category (nearest stages first), then same rite,
+    then any rite; in random order within each pool."""
     rite = primary_rite(term) or ""
-    here = terms.stage_index(term)
-    for k, pool in enumerate(
-        (
-            terms.same_category(rite, term),
-            catalog.terms_by_rite.get(rite, []),
-            terms.every,
-        )
-    ):
-        shuffled = [t for t in pool if t.normalized != term.normalized]
-        rng.shuffle(shuffled)
-        if k == 0 and here is not None:  # the same category: nearest stages first (stable within)
-            shuffled.sort(key=lambda t: abs((terms.stage_index(t) or 0) - here) // NEIGHBOURHOOD)
-        yield from shuffled
+    for pool in _Terms.of(catalog).pools(rite, term):
+        yield from _drawn(pool, term.normalized, rng)
+
+
+def _drawn(pool: list[Term], skip: str, rng: random.Random) -> Iterator[Term]:
+    """``pool``'s terms but ``skip`` in random order, drawn only as far as the caller reads (a
+    Fisher–Yates shuffle that stops when three distractors are found, rather than shuffling a
+    rite's hundreds of terms for each question)."""
+    left = list(pool)
+    n = len(left)
+    for j in range(n):
+        k = j + int(rng.random() * (n - j))
+        left[j], left[k] = left[k], left[j]
+        if left[j].normalized != skip:
+            yield left[j]
 
 
 NEIGHBOURHOOD = 3  # stages this near count as one neighbourhood for distractors
