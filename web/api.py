@@ -61,8 +61,8 @@ def delete_session():  # type: ignore[no-untyped-def]
 
 
 def _filters(catalog: Catalog) -> tuple[str | None, str | None, frozenset[str] | None]:
-    rite, kind = request.args.get("rite"), request.args.get("kind")
-    stage, to = request.args.get("stage"), request.args.get("to")
+    args = request.args.to_dict()  # (a plain dict: MultiDict.get raises and catches for each absent key)
+    rite, kind, stage, to = args.get("rite"), args.get("kind"), args.get("stage"), args.get("to")
     if rite is not None and rite not in catalog.rites:
         abort(404, description=t("err_rite", rite=rite))
     if kind is not None and kind not in tuple(Family):

@@ -111,17 +111,28 @@ def pick_next(
             busy = {fact(i) for i in today}
         return fact(item.id) in busy
 
+    first: tuple[Any, QuizItem] | None = None  # the most overdue due item that fits, the text's first of a tie
     if by_id is not None:  # the due cards are few: look them up rather than scan every item
         many = 4 * len(agenda.due) > len(today)  # (an item has a few related ones: which check is less work)
-        fits = [(when, by_id[k]) for k, when in agenda.due.items() if k in by_id and not blocked(by_id[k], many=many)]
-        due = [(when, item.sort_key, item) for when, item in fits]
+        for k, when in sorted(agenda.due.items(), key=_when):  # most overdue first: stop after the first fit
+            if first is not None and when != first[0]:
+                break
+            item = by_id.get(k)
+            if (
+                item is not None
+                and not blocked(item, many=many)
+                and (first is None or item.sort_key < first[1].sort_key)
+            ):
+                first = (when, item)
     else:
         due = [(agenda.due[i.id], i.sort_key, i) for i in items if i.id in agenda.due and not blocked(i, many=True)]
-    if due:
-        first = min(due, key=lambda t: (t[0], t[1]))
+        if due:
+            when, _, item = min(due, key=lambda t: (t[0], t[1]))
+            first = (when, item)
+    if first is not None:
         if agenda.due_cut and first[0] == max(agenda.due.values()):
             raise WholeAgendaNeeded  # cards due at that very time may have been cut off
-        return first[2]
+        return first[1]
     if agenda.due_cut or agenda.seen is None:
         raise WholeAgendaNeeded  # none of the most overdue fits: the others may; new items need every card
     counts: dict[str, int] = {}
@@ -134,6 +145,10 @@ def pick_next(
         if counts[family] < new_limit:
             return item
     return None
+
+
+def _when(entry: tuple[str, Any]) -> Any:
+    return entry[1]
 
 
 def next_due(
