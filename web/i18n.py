@@ -223,7 +223,8 @@ STRINGS: dict[str, dict[str, str]] = {
 
 def lang() -> str:
     """The interface language: ?lang=, then the session, then Chinese."""
-    asked = request.args.get("lang")
+    args = request.args
+    asked = args["lang"] if "lang" in args else None  # (MultiDict.get raises and catches when absent)
     if asked in LANGUAGES:
         return asked
     stored = session.get("lang")
