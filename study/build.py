@@ -18,7 +18,7 @@ from .decks.notedata import CARD_KINDS, NoteData
 from .decks.script import simplified_notes
 from .decks.selection import select
 from .decks.studyload import Load, study_load
-from .errors import CorpusFormatError, GlossaryError
+from .errors import CorpusFormatError, GlossaryError, Said
 from .model import Corpus, Document, Term
 from .paths import corpus_files, decks_dir, default_text_paths, texts_dir
 from .terms.glossary import CURATED_FILE, Curated, build_terms, load_curated
@@ -106,12 +106,12 @@ def load_corpus(paths: Iterable[Path] | None = None) -> Corpus:
 
 # --- decks: a spec in, Anki packages and CSV/TSV out --------------------------------------
 
-_EMPTY_KIND = {
-    "terms": "no term is used or glossed in the chosen stages",
-    "passages": "none of the chosen passages has a modern translation",
-    "cloze": "no chosen passage contains a glossed term",
-    "stages": "no chosen rite has two named stages",
-    "steps": "no chosen stage has two steps",
+_EMPTY_KIND = {  # why a kind gives no card: the key of the reason (web/messages.py), in English
+    "terms": ("why_terms", "no term is used or glossed in the chosen stages"),
+    "passages": ("why_passages", "none of the chosen passages has a modern translation"),
+    "cloze": ("why_cloze", "no chosen passage contains a glossed term"),
+    "stages": ("why_stages", "no chosen rite has two named stages"),
+    "steps": ("why_steps", "no chosen stage has two steps"),
 }
 FORMATS = ("apkg", "csv", "tsv")
 
@@ -234,9 +234,13 @@ def plan_deck(spec: DeckSpec, sources: Sources | None = None) -> list[NoteData]:
         for i, kind in enumerate(spec.kinds):
             if kind not in made:
                 key = f"kinds[{i}]" if f"kinds[{i}]" in spec.lines else "kinds"
-                problems.append((spec.line(key), f"{key}: {kind!r} yields no card ({_EMPTY_KIND[kind]})"))
+                why_key, why = _EMPTY_KIND[kind]
+                said = Said(
+                    "kind_empty", "{at}: {kind!r} yields no card ({why})", at=key, kind=kind, why=why, why_key=why_key
+                )
+                problems.append((spec.line(key), said))
     if not notes:
-        problems.append((spec.line("name"), "the spec selects no card"))
+        problems.append((spec.line("name"), Said("no_card", "the spec selects no card")))
     selection.raise_problems(problems)
     return notes
 

@@ -3,6 +3,26 @@
 from __future__ import annotations
 
 
+class Said(str):
+    """A message in English (what the command line prints) that keeps its key and values, so that
+    the web app says it in the interface's language by its key (web/messages.py), never by
+    matching the English words."""
+
+    key: str
+    values: dict[str, object]
+
+    def __new__(cls, key: str, template: str, **values: object) -> Said:
+        said = super().__new__(cls, template.format(**values))
+        said.key, said.values = key, values
+        return said
+
+    def worded(self, text: str) -> Said:
+        """The same message (key and values) in other English words, e.g. with its place before it."""
+        said = str.__new__(Said, text)
+        said.key, said.values = self.key, self.values
+        return said
+
+
 class StudyError(Exception):
     """A failure the user can fix; the CLI prints it, the web app shows it."""
 

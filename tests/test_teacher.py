@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 import yaml
@@ -278,6 +279,36 @@ def test_a_bad_choice_is_reported_not_built(client):
     assert r.status_code == 400 and "词语数量应为 1 到 2000 之间的数" in r.get_data(as_text=True)
     r = teacher.post("/teacher/deck", {**FORM, "action": "explode"})
     assert r.status_code == 400 and "未知的操作" in r.get_data(as_text=True)
+
+
+def test_a_kind_that_gives_no_card_is_named_with_its_reason_in_the_interface_language(app):
+    """study/ raises it in English with its key; the web app says it by the key, not by its words."""
+    from study.errors import DeckSpecError
+    from study.learn.classdeck import spec_from_yaml
+    from web.messages import localize
+
+    spec = "name: 鄉飲酒禮\ntexts: [KR1d0044_003.txt]\nrites: [鄉飲酒禮]\nkinds: [terms, passages]\n"
+    with pytest.raises(DeckSpecError) as caught:  # the book has no modern translation
+        plan_deck(spec_from_yaml(spec))
+    (problem,) = [m for _, m in caught.value.problems]
+    assert problem == "kinds[1]: 'passages' yields no card (none of the chosen passages has a modern translation)"
+    with app.test_request_context("/teacher/deck"):
+        assert localize(problem) == "「经文与译文」做不出卡片：所选经文都没有现代译文"
+    with app.test_request_context("/teacher/deck?lang=en"):
+        assert localize(problem) == "Passages yields no card: none of the chosen passages has a modern translation"
+
+
+def test_every_keyed_message_of_study_is_said_in_chinese_and_english():
+    import study
+    import web
+    from web.messages import MESSAGES
+
+    sources = [*Path(study.__file__).parent.rglob("*.py"), *Path(web.__file__).parent.rglob("*.py")]
+    keys = {k for f in sources for k in re.findall(r'Said\(\s*"(\w+)"', f.read_text("utf-8"))}
+    keys |= set(re.findall(r'\("(why_\w+)",', Path(study.__file__).with_name("build.py").read_text("utf-8")))
+    assert {"name_form", "password_length", "kind_empty", "why_cloze", "extra_twice"} <= keys
+    for key in keys:
+        assert set(MESSAGES[key]) == {"zh", "en"}, key
 
 
 def test_a_teachers_account_errors_are_in_chinese_first(client):

@@ -85,7 +85,7 @@ def _errors(app: Flask) -> None:
     @app.errorhandler(StudyError)
     def study_error(e: StudyError):  # type: ignore[no-untyped-def]
         code = 404 if isinstance(e, UnknownClassError) else 400
-        message = localize(str(e))  # study/ says it in English; the interface in its language
+        message = localize(e.args[0] if e.args else e)  # study/ says it in English; here by its key
         if wants_json():
             return jsonify(error=message), code
         return render_template("error.html", message=message, code=code), code

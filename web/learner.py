@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import abort, g, request, session
 from sqlalchemy.engine import Connection
 
+from study.errors import Said
 from study.learn.accounts import Learner, SignInError, UnknownClassError, WrongPasswordError
 from study.learn.catalog import Catalog
 from study.learn.db import now
@@ -82,7 +83,8 @@ def sign_in(name: object, password: object, class_code: object, time_zone: objec
     except UnknownClassError:
         abort(404, description=t("err_class_code"))
     except SignInError as e:
-        abort(400, description=t("err_password") if "password" in str(e) else t("err_name"))
+        password = isinstance(e.args[0], Said) and e.args[0].key == "password_length"
+        abort(400, description=t("err_password") if password else t("err_name"))
     _renew(learner)
     return learner
 

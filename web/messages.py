@@ -4,9 +4,8 @@ English for the command line; here each is said Chinese first, English available
 
 from __future__ import annotations
 
-import re
-
 from study.decks.termlist import TermListError
+from study.errors import Said
 from study.model import CATEGORIES
 
 from .i18n import category, lang
@@ -27,11 +26,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "category": {"zh": "没有「{value}」这个类别（可用：{names}）", "en": "unknown category {value!r} (one of {names})"},
     "rows": {"zh": "共 {n} 行：一次最多 {max} 行", "en": "{n} rows: a list has at most {max} rows"},
     # accounts and classes (study.learn.classes)
-    "teacher_name": {
+    "name_form": {
         "zh": "名字为 1 到 40 个字符，不能含 < 或 >",
         "en": "A name is 1 to 40 characters, without < or >",
     },
-    "teacher_password": {"zh": "密码为 {min} 到 {max} 个字符", "en": "A password has {min} to {max} characters"},
+    "password_length": {"zh": "密码为 {min} 到 {max} 个字符", "en": "A password has {min} to {max} characters"},
     "name_taken": {"zh": "「{name}」这个名字已有人用了", "en": "The name 「{name}」 is taken"},
     "class_name": {
         "zh": "班级名称为 1 到 100 个字符，不能含 < 或 >",
@@ -58,27 +57,6 @@ KIND_NAMES = {
     "stages": ("仪节次序", "Order of stages"),
     "steps": ("步骤次序", "Order of steps"),
 }
-
-# The English messages of study/ (see above), matched whole, each with its key here.
-_WHY = {
-    "no term is used or glossed in the chosen stages": "why_terms",
-    "none of the chosen passages has a modern translation": "why_passages",
-    "no chosen passage contains a glossed term": "why_cloze",
-    "no chosen rite has two named stages": "why_stages",
-    "no chosen stage has two steps": "why_steps",
-}
-_PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"a name is 1 to 40 characters, without < or >"), "teacher_name"),
-    (re.compile(r"a password has (?P<min>\d+) to (?P<max>\d+) characters"), "teacher_password"),
-    (re.compile(r"the name '(?P<name>.*)' is taken"), "name_taken"),
-    (re.compile(r"a class name is 1 to 100 characters, without < or >"), "class_name"),
-    (re.compile(r"could not find a free class code; try again"), "no_free_code"),
-    (re.compile(r"choose a text and a rite"), "choose_rite"),
-    (re.compile(r"the term limit is a number from 1 to 2000"), "term_limit"),
-    (re.compile(r"kinds(?:\[\d+\])?: '(?P<kind>\w+)' yields no card \((?P<why>.*)\)"), "kind_empty"),
-    (re.compile(r"the spec selects no card"), "no_card"),
-    (re.compile(r"(?:terms\.extra\[\d+\]\.term: )?(?P<term>.+) is already an extra term"), "extra_twice"),
-]
 
 
 def say(key: str, **values: object) -> str:
@@ -107,16 +85,13 @@ def _zh_category(key: str) -> str:
     return STRINGS[f"cat_{key}"]["zh"]
 
 
-def localize(message: str) -> str:
-    """A message of study/ in the interface language; one this module does not know, as it is."""
-    for pattern, key in _PATTERNS:
-        m = pattern.fullmatch(message.strip())
-        if m is None:
-            continue
-        values = m.groupdict()
-        if key == "kind_empty":
-            zh, en = KIND_NAMES.get(values["kind"], (values["kind"], values["kind"]))
-            why = _WHY.get(values["why"])
-            return say(key, kind=zh if lang() == "zh" else en, why=say(why) if why else values["why"])
-        return say(key, **values)
-    return message
+def localize(message: object) -> str:
+    """A message of study/ in the interface language: by its key when it has one (:class:`Said`),
+    otherwise as it is."""
+    if not isinstance(message, Said) or message.key not in MESSAGES:
+        return str(message)
+    values = message.values
+    if message.key == "kind_empty":
+        zh, en = KIND_NAMES.get(str(values["kind"]), (str(values["kind"]), str(values["kind"])))
+        return say("kind_empty", kind=zh if lang() == "zh" else en, why=say(str(values["why_key"])))
+    return say(message.key, **values)

@@ -16,7 +16,7 @@ from study.build import build_deck, plan_deck
 from study.decks.deckspec import KINDS
 from study.decks.preview import STYLE, card_previews
 from study.decks.termlist import TermListError, parse_csv, parse_rows
-from study.errors import DeckSpecError
+from study.errors import DeckSpecError, Said
 from study.learn.classdeck import DeckChoice, class_catalog, spec_from_yaml, spec_yaml
 from study.learn.classes import AccountError
 from study.learn.db import now
@@ -69,7 +69,7 @@ def signup():  # type: ignore[no-untyped-def]
     try:
         teacher = get_state().classes.sign_up(request.form.get("name", ""), request.form.get("password", ""), now())
     except AccountError as e:
-        return render_template("teacher/home.html", teacher=None, rooms=[], error=localize(str(e))), 400
+        return render_template("teacher/home.html", teacher=None, rooms=[], error=localize(e.args[0])), 400
     session["teacher_id"] = teacher.id
     return redirect(url_for("teacher.home"))
 
@@ -140,11 +140,13 @@ def _choice(form: MultiDict) -> DeckChoice:
     rites = {r["key"]: r for r in _rites()}
     rite = rites.get(form.get("rite", ""))
     if rite is None:
-        raise DeckSpecError("choose a text and a rite", path="<teacher page>", line=None)
+        raise DeckSpecError(Said("choose_rite", "choose a text and a rite"), path="<teacher page>", line=None)
     kinds = tuple(k for k in KINDS if k in form.getlist("kind")) or KINDS
     limit = form.get("limit", "").strip()
     if limit and not (limit.isdigit() and 1 <= int(limit) <= 2000):
-        raise DeckSpecError("the term limit is a number from 1 to 2000", path="<teacher page>", line=None)
+        raise DeckSpecError(
+            Said("term_limit", "the term limit is a number from 1 to 2000"), path="<teacher page>", line=None
+        )
     name = (form.get("name") or "").strip()[:100] or str(rite["rite"])
     return DeckChoice(
         name,

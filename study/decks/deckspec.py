@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import DeckSpecError
+from ..errors import DeckSpecError, Said
 from ..model import CATEGORIES
 from ..text.normalize import normalize
 from ..yamlsrc import YamlDoc, load_yaml, read_source
@@ -119,7 +119,8 @@ class _Reader:
         self.problems: list[Problem] = []
 
     def problem(self, at: tuple[Any, ...], message: str) -> None:
-        self.problems.append((self.doc.line(*at), f"{_key(at)}: {message}" if at else message))
+        placed = f"{_key(at)}: {message}" if at else message
+        self.problems.append((self.doc.line(*at), message.worded(placed) if isinstance(message, Said) else placed))
 
     def mapping(self, value: Any, at: tuple[Any, ...], keys: tuple[str, ...]) -> dict[str, Any]:
         if value is None:
@@ -229,7 +230,7 @@ def _extra_terms(r: _Reader, value: Any) -> tuple[ExtraTerm, ...]:
             r.problem((*at, "category"), f"{category!r} is not one of {', '.join(CATEGORIES)}")
             category = "other"
         if any(normalize(x.term) == normalize(term.strip()) for x in out):
-            r.problem((*at, "term"), f"{term} is already an extra term")
+            r.problem((*at, "term"), Said("extra_twice", "{term} is already an extra term", term=term))
             continue
         out.append(ExtraTerm(term.strip(), glosses, reading, str(category), r.doc.line(*at)))
     return tuple(out)

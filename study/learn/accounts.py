@@ -23,13 +23,16 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from ..errors import StudyError
+from ..errors import Said, StudyError
 from .db import class_members, classes, learner_sessions, learners, reading
 from .prepared import Prepared
 
 NAME_RE = re.compile(r"^[^\x00-\x1f<>]{1,40}$")
 MIN_PASSWORD = 8
 MAX_PASSWORD = 200
+PASSWORD_LENGTH = Said(
+    "password_length", "a password has {min} to {max} characters", min=MIN_PASSWORD, max=MAX_PASSWORD
+)
 DEFAULT_TIME_ZONE = "Asia/Shanghai"
 
 
@@ -89,13 +92,13 @@ def _hash_token(token: str) -> str:
 
 def check_name(name: str) -> str:
     if len(name) > 40 or not NAME_RE.match(name.strip()):
-        raise SignInError("a name is 1 to 40 characters, without < or >")
+        raise SignInError(Said("name_form", "a name is 1 to 40 characters, without < or >"))
     return name.strip()
 
 
 def check_password(password: str) -> None:
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise SignInError(f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+        raise SignInError(PASSWORD_LENGTH)
 
 
 def _insert_ignore(conn: Connection, table: sa.Table, keys: list[str], **values: object) -> int:

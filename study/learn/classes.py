@@ -17,8 +17,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from ..errors import StudyError
-from .accounts import NAME_RE, Learner
+from ..errors import Said, StudyError
+from .accounts import NAME_RE, PASSWORD_LENGTH, Learner
 from .db import assignments, cards, class_members, classes, learners, reading, review_logs, teachers
 from .prepared import Prepared
 
@@ -61,16 +61,16 @@ class ClassStore:
     def sign_up(self, name: str, password: str, now: datetime) -> Teacher:
         name = name.strip()
         if not NAME_RE.match(name):
-            raise AccountError("a name is 1 to 40 characters, without < or >")
+            raise AccountError(Said("name_form", "a name is 1 to 40 characters, without < or >"))
         if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-            raise AccountError(f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+            raise AccountError(PASSWORD_LENGTH)
         try:
             with self.engine.begin() as conn:
                 new_id = conn.execute(
                     teachers.insert().values(name=name, password_hash=generate_password_hash(password), created_at=now)
                 ).inserted_primary_key[0]
         except IntegrityError:
-            raise AccountError(f"the name {name!r} is taken") from None
+            raise AccountError(Said("name_taken", "the name {name!r} is taken", name=name)) from None
         return Teacher(int(new_id), name)
 
     def log_in(self, name: str, password: str) -> Teacher | None:
@@ -89,7 +89,7 @@ class ClassStore:
     def create_class(self, teacher_id: int, name: str, now: datetime) -> ClassRoom:
         name = name.strip()
         if not 1 <= len(name) <= 100 or re.search(r"[<>\x00-\x1f]", name):
-            raise AccountError("a class name is 1 to 100 characters, without < or >")
+            raise AccountError(Said("class_name", "a class name is 1 to 100 characters, without < or >"))
         for _ in range(20):
             code = "".join(self.rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
@@ -100,7 +100,7 @@ class ClassStore:
                 return ClassRoom(int(new_id), code, name, teacher_id)
             except IntegrityError:
                 continue
-        raise AccountError("could not find a free class code; try again")
+        raise AccountError(Said("no_free_code", "could not find a free class code; try again"))
 
     def classes_of(self, teacher_id: int) -> list[ClassRoom]:
         with self.engine.connect() as conn:
