@@ -129,7 +129,7 @@ def edged(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
     )
 
 
-EDGES = set("之将以为")  # not 其: 「其摯」 reads as 摯 (study/terms/plain.py SKIP)
+EDGES = set("之将以为")  # not 其: 「其摯」 reads as 摯 (study/terms/plainwalk.py SKIP)
 
 
 def edge_word(head: str) -> str:
@@ -169,7 +169,7 @@ def again(head: str, rest: str) -> bool:
 
 def cut_short(head: str, gloss: str, after: str) -> str:
     """A word of the text opening a clause without 也 after its definiens, cut where a new
-    statement opens (plain.py OPENERS), read only when the definiens spells the word out: it holds
+    statement opens (plainwalk.py OPENERS), read only when the definiens spells the word out: it holds
     each of the word's characters and ends on one (「問名問女之名将歸卜…」「斂衾擬制大斂所用之衾
     蓋…」「内文毛文向内防損傷也」; not 「對敦對席之敦蓋也」, where 蓋 is the lid, nor 「獻笙略於工
     獻衆笙」, a comparison). Other cuts ran into narration (「納徵禮最重故…」「郊外無人故…」); a
@@ -188,7 +188,7 @@ PURPOSE = re.compile("以(将|欲|防|虑|恐)")
 
 def purpose(gloss: str) -> str:
     """'purpose' for a definiens that runs on past 以將/以防…, its aim (「戒射預告有司以將射也」
-    「釋幣者告以將入覲也」), where a cut before the opener (plain.py OPENERS) left it ending in 以."""
+    「釋幣者告以將入覲也」), where a cut before the opener (plainwalk.py OPENERS) left it ending in 以."""
     return "purpose" if PURPOSE.search(gloss, 1) else ""
 
 
