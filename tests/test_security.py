@@ -159,7 +159,7 @@ def test_production_never_creates_a_database(tmp_path, monkeypatch):
 KEY_SCRIPT = """
 import sys, time
 from pathlib import Path
-from web.security import _key_file
+from web.secretkey import _key_file
 start = float(sys.argv[2])
 while time.time() < start:
     pass

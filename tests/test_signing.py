@@ -1,4 +1,4 @@
-"""The signing of session cookies and question tokens with keys derived once (web.security):
+"""The signing of session cookies and question tokens with keys derived once (web.signing):
 each app's own key signs and checks, whatever other apps of the process were signing with."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from web.security import CookieSessions, KeyCachingSigner
+from web.signing import CookieSessions, KeyCachingSigner
 
 
 def _app(key: str, fallbacks: list[str] | None = None) -> Flask:
@@ -70,7 +70,7 @@ def _opened(interface: CookieSessions, app: Flask, cookie: str):  # type: ignore
 
 
 def test_a_cookie_read_again_gives_the_same_session_until_it_expires_and_never_a_changed_one(monkeypatch):
-    import web.security as security
+    import web.signing as signing
 
     app = _app("k" * 40)
     data = {"sid": "s" * 43, "csrf": "令牌", "lang": "en"}
@@ -85,5 +85,5 @@ def test_a_cookie_read_again_gives_the_same_session_until_it_expires_and_never_a
     assert dict(_opened(CookieSessions(), _app("o" * 40), cookie)) == {}  # another key: refused
     assert dict(_opened(interface, _app("o" * 40), cookie)) == {}  # also by an interface that read it
     later = time.time() + app.permanent_session_lifetime.total_seconds() + 5
-    monkeypatch.setattr(security.time, "time", lambda: later)  # the cookie is too old now
+    monkeypatch.setattr(signing.time, "time", lambda: later)  # the cookie is too old now
     assert dict(_opened(interface, app, cookie)) == {}

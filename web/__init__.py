@@ -19,7 +19,8 @@ from study.paths import default_text_paths
 from . import api, pages, ratelimit, script, teacher
 from .i18n import t
 from .messages import localize
-from .security import check_csrf, csrf_token, harden, secret_key, secure_headers
+from .secretkey import secret_key
+from .security import check_csrf, csrf_token, harden, secure_headers
 from .state import init_state
 
 

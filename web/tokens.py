@@ -18,7 +18,7 @@ from functools import lru_cache
 from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired
 
-from .security import KeyCachingSigner
+from .signing import KeyCachingSigner
 
 MAX_AGE = 24 * 3600  # seconds a question may stay unanswered
 SALT = "study.question.2"  # (.2: the text form; a token of the JSON form before it is refused)
