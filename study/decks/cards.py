@@ -14,7 +14,9 @@ from dataclasses import replace
 
 from ..model import Document, Gloss, Passage, Term
 from ..terms.senses import senses_at
+from ..text.commentary import NEW_NOTE
 from ..text.normalize import normalize
+from ..text.translation import known_as
 from .markup import cloze_text, esc, items, mask, ruby, span
 from .newcards import schedule
 from .notedata import KIND_TAGS, NoteData, custom_deck, rite_deck, stage_label, tag
@@ -55,9 +57,21 @@ def _unit_commentary(passage: Passage, units: list[Unit]) -> list[list[str]]:
     for s in passage.commentary:
         at = next((o for first, last, o in starts if first <= s.line <= last), total)
         k = next((i for i, b in enumerate(bounds) if at <= b), len(units) - 1)
-        named = s.speaker and s.text.lstrip("○").startswith(s.speaker)  # 「敖君善曰…」 names its speaker itself
-        out[k].append(("" if named else span("who", s.speaker)) + esc(s.text))
+        out[k].append(_segment(s.text, s.speaker))
     return out
+
+
+def _segment(text: str, speaker: str | None) -> str:
+    """A commentary segment as an HTML list item's content, its speaker named as the book writes
+    them with the usual name beside it: 「敖君善（敖繼公）曰…」 where the words open with the name
+    (never labelled a second time), else a label 「康成（鄭玄）」 before them."""
+    if not speaker:
+        return esc(text)
+    at = len(text) - len(text.lstrip(NEW_NOTE))
+    if not text.startswith(speaker, at):
+        return span("who", known_as(speaker)) + esc(text)
+    end = at + len(speaker)
+    return esc(text[:at] + known_as(speaker) + text[end:])
 
 
 def _hint(t: Term) -> str:

@@ -1,4 +1,4 @@
-"""Sources in words: ``礼经本义 卷四 · 乡射礼 · 取矢 · 郝仲舆曰`` instead of ``file.txt:119``."""
+"""Sources in words: ``礼经本义 卷四 · 乡射礼 · 取矢 · 郝仲輿（郝敬）曰`` instead of ``file.txt:119``."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 
 from ..model import Document, Gloss, Rite, Stage
+from ..text.translation import known_as
 from .notedata import BOOK, juan_label, stage_label
 
 _FILE_LINE = re.compile(r"^\s*([\w.-]+\.txt):(\d+)\s*$")
@@ -52,15 +53,16 @@ class Places:
         m = _FILE_LINE.match(gloss.speaker or "")  # a curated gloss quoting a line of a text
         if m:  # a text not shipped (a teacher's excerpt of the book): the book, never a file name
             return self.words(m.group(1), int(m.group(2))) or _join(BOOK, *gloss.scope[:1])
-        return gloss.speaker or gloss.file or ""
+        return known_as(gloss.speaker) if gloss.speaker else gloss.file or ""
 
     def who(self, gloss: Gloss) -> str:
-        """The commentator (or reference work) of a gloss, never a file name."""
+        """The commentator (or reference work) of a gloss, never a file name; a commentator with
+        the usual name beside the one the book writes (康成（鄭玄）)."""
         if gloss.line is not None:
-            return gloss.speaker or AUTHOR
+            return known_as(gloss.speaker or AUTHOR)
         if _FILE_LINE.match(gloss.speaker or ""):
             return self.gloss_source(gloss) if self.words(*_file_line(gloss.speaker or "")) else BOOK
-        return gloss.speaker or (gloss.file if gloss.formula == "spec" else "") or ""
+        return known_as(gloss.speaker) if gloss.speaker else (gloss.file if gloss.formula == "spec" else "") or ""
 
 
 def _file_line(ref: str) -> tuple[str | None, int | None]:
@@ -69,7 +71,8 @@ def _file_line(ref: str) -> tuple[str | None, int | None]:
 
 
 def said(speaker: str | None) -> str | None:
-    return f"{speaker}曰" if speaker else None
+    """``康成（鄭玄）曰``: the speaker as the book writes them, with their usual name where it differs."""
+    return f"{known_as(speaker)}曰" if speaker else None
 
 
 def place(doc: Document, rite: Rite, stage: Stage | None, speaker: str | None = None) -> str:

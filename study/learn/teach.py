@@ -1,7 +1,8 @@
 """What the quiz teaches around a question, pure: the introduction of a new fact (``kind:
 "intro"``) and the context shown with the verdict — the term, its reading, each gloss with its
-commentator and place, the example in its passage with the term marked, the modern stage name;
-for an ordering item, the window in its right order with modern names.
+commentator (as the book writes them, and their usual name where it differs: 康成, 鄭玄) and
+place, the example in its passage with the term marked, the modern stage name; for an ordering
+item, the window in its right order with modern names.
 
 Everything here is data (text as a reader sees it, :func:`~study.text.display.shown`, and character
 offsets into it); the web app escapes and renders it.
@@ -10,6 +11,7 @@ offsets into it); the web app escapes and renders it.
 from __future__ import annotations
 
 from ..text.display import shown
+from ..text.translation import usual_name
 from .catalog import Catalog, Family, QuizItem
 
 MAX_GLOSSES = 4
@@ -54,6 +56,7 @@ def teaching(item: QuizItem, catalog: Catalog) -> dict[str, object]:
             {
                 "gloss": g.gloss,
                 "commentator": g.speaker,
+                "commentator_name": usual_name(g.speaker),
                 "rite": g.rite,
                 "stage": _stage(catalog, g.stage_id),
                 "line": g.line,

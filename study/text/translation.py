@@ -91,18 +91,38 @@ def unbracket(text: str) -> str:
 
 
 @lru_cache(maxsize=1)
+def _usual_names() -> dict[str, str]:
+    """Each name the book writes (normalised) → the person's usual name (traditional, as listed)."""
+    raw = resources.files("study").joinpath("data/commentators.yaml").read_text("utf-8")
+    return {normalize(str(k)): str(v) for k, v in (yaml.safe_load(raw) or {}).items()}
+
+
+@lru_cache(maxsize=1)
 def persons() -> dict[str, str]:
     """Commentators by every name they go by (normalised): 郝仲舆 and 郝敬 are one person.
 
     Translators sometimes write the full name where the text has the courtesy name (朱子 → 朱熹).
     """
-    raw = resources.files("study").joinpath("data/commentators.yaml").read_text("utf-8")
-    table = {normalize(str(k)): normalize(str(v)) for k, v in (yaml.safe_load(raw) or {}).items()}
+    table = {k: normalize(v) for k, v in _usual_names().items()}
     return {**{v: v for v in table.values()}, **table}
 
 
 def person(name: str | None) -> str | None:
     return persons().get(normalize(name)) if name else None
+
+
+def usual_name(written: str | None) -> str | None:
+    """The usual name of the person the book calls ``written`` (康成 → 鄭玄), None if it is that
+    name already (朱熹, 賈公彦 = 賈公彥) or the name is not a known commentator's."""
+    usual = _usual_names().get(normalize(written)) if written else None
+    return usual if usual is not None and normalize(usual) != normalize(written or "") else None
+
+
+def known_as(written: str) -> str:
+    """A commentator's name as written, with the usual name beside it where they differ:
+    「康成（鄭玄）」, 「敖君善（敖繼公）」; 「朱熹」 unchanged."""
+    usual = usual_name(written)
+    return f"{written}（{usual}）" if usual else written
 
 
 @lru_cache(maxsize=1)
