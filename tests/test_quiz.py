@@ -110,7 +110,7 @@ def test_distractors_come_from_the_nearest_stages_first_and_vary_with_the_shuffl
     """A choice question's other glosses are drawn from its category's terms in the nearest
     stages (by neighbourhood of NEIGHBOURHOOD stages) before farther ones, at random within them."""
     from study.learn.catalog import primary_rite, term_stage
-    from study.learn.quiz import NEIGHBOURHOOD
+    from study.learn.distractors import NEIGHBOURHOOD
 
     def distance(t, here):
         info = catalog.stages.get(term_stage(t)) if term_stage(t) else None
@@ -185,7 +185,7 @@ def test_typed_and_pinyin_questions(catalog):
 
 
 def test_distractors_come_from_the_stages_nearby_when_there_are_enough(catalog):
-    from study.learn.quiz import NEIGHBOURHOOD, _stage_index
+    from study.learn.distractors import NEIGHBOURHOOD, _stage_index
 
     rng = random.Random(3)
     checked = 0

@@ -157,7 +157,7 @@ class Catalog:
     _facts: dict[str, str] | None = field(default=None, repr=False, compare=False)
     _related: dict[str, tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
     _passages: dict[str, list[PassageItem]] | None = field(default=None, repr=False, compare=False)
-    # what presenting questions derives from the catalog, made once (study.learn.quiz)
+    # what presenting questions derives from the catalog, made once (study.learn.distractors)
     memo: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def __getstate__(self) -> dict[str, object]:
