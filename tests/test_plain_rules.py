@@ -30,3 +30,19 @@ def test_a_chain_of_things_glossed_by_what_they_are_used_for_is_read_thing_by_th
 def test_an_act_with_its_thing_is_not_glossed_by_what_it_is_for():
     # 009:153 「…張旜所以表其至也」: why the banner is raised, not what 張旜 means
     assert not [k for k in _at("KR1d0044_009.txt", 153) if k[0] == "張旜"]
+
+
+def test_a_bare_definiens_runs_up_to_the_next_word_glossed_by_wei():
+    # 002:28 「…𤣥端禮服至謂至于大門外…」: 𤣥端 is glossed 禮服, then 至 by 謂
+    assert _at("KR1d0044_002.txt", 28).get(("𤣥端", "禮服")) == "k:ye:walk-bare-before:next:short"
+
+
+def test_an_act_before_the_next_word_glossed_by_wei_is_not_glossed_by_what_follows_it():
+    # 003:140 「賔降西階往洗爵即主人所獻之爵也」: where the guest goes, narration
+    assert not [k for k in _at("KR1d0044_003.txt", 140) if k[0] == "賔降"]
+
+
+def test_a_description_closed_by_zhe_may_run_past_eight_characters():
+    # 003:18 「先生鄉中公卿大夫致仕者謀商度也」
+    rule = _at("KR1d0044_003.txt", 18).get(("先生", "鄉中公卿大夫致仕者"))
+    assert rule == "k:ye:walk-bare-zhelong:zhe:long"

@@ -12,6 +12,7 @@ import re
 
 from .glossrules import Context, person, unsound
 from .lexicon import category_of
+from .plainbare import described
 from .plaincheck import (
     CLOSE_BAD,
     FUNCTION_CHARS,
@@ -253,6 +254,7 @@ RESCUES = (
     ("class", "role-does", kind_of_person, ("text-goes-on",)),
     ("said", "form", said, ("unsound", "text-goes-on")),
     ("whois", "form", who_is, ()),
+    ("zhelong", "length", described, ()),
 )
 
 

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from .glossrules import Context, person
 from .lexicon import category_of
+from .plainbare import before_marker
 from .plaincheck import NEGATION, fault, gloss_ok, has_act, head_ok
 from .plainfound import FORMULA, Found
 from .plainrescue import PURPOSE, again, clause_head, component, purpose, rescue, shape_of
@@ -186,6 +187,8 @@ def walk(
             and how != "opener"
         )
         shape = shape_of(head, gloss, marker, how, confident, norm[start:pos], norm[g_end:])
+        if not shape and pos == start:  # 「𤣥端禮服至謂…」: up to the next word glossed by 謂/猶/即
+            shape = before_marker(head, gloss, marker, how, last, confident)
         why = fault(head, gloss, marker, closed and last, ctx, where)
         tag = shape or (rescue(why, head, gloss, marker, how, ctx, where) if why else part or purpose(gloss))
         if confident and (not why or tag) or shape and not why:

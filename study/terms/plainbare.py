@@ -1,0 +1,48 @@
+"""Bare definientia at the opening of a clause (「X Y」, no marker word) that the walk of
+study/terms/plainwalk.py is not confident of, kept in two narrow shapes, each a path of its own
+measured by the gate on its own:
+
+- ``before``: a definiens running up to the next word of the text glossed with 謂/猶/即 in the same
+  clause (「𤣥端禮服至謂至于大門外」「某使者名命謂…」「饔人掌割烹者摡猶拭也」);
+- ``zhelong``: a description of who or what the word is closed by 者, longer than the eight
+  characters a definiens not closed by 也 may run (「先生鄉中公卿大夫致仕者謀商度也」
+  「摯執之而至以將其厚意者士用雉…」).
+
+Neither when the definiens counts (「長三尺」「侯道五十弓參三之…」), gives a reading (「燅音尋」),
+acts as someone (「君為臣下射」), tells where someone faces or goes (「介立門左北面…」「…是於賤者」),
+or, after an act of the text, tells another act (「賔降西階往洗」; an act of the text before a
+marker gloss is never read so): narration, not a meaning.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .plaincheck import NUMERALS, has_act
+
+NARRATION = re.compile("[于於是]|[东西南北]面")
+
+
+def _narrates(head: str, gloss: str) -> bool:
+    return (
+        bool(set(head + gloss) & NUMERALS)
+        or gloss.startswith(("音", "为", "所以"))
+        or NARRATION.search(gloss) is not None
+        or has_act(head)
+        and has_act(gloss)
+    )
+
+
+def before_marker(head: str, gloss: str, marker: str, how: str, last: bool, confident: bool) -> str:
+    """'before' for a definiens of two to six characters at the clause opening that runs up to the
+    next word of the text glossed by 謂/猶/即 (the walk's next start: ``how`` 'next', not ``last``);
+    the headword names a thing or a person, not an act."""
+    if confident or marker or how != "next" or last or not 2 <= len(gloss) <= 6 or has_act(head):
+        return ""
+    return "" if _narrates(head, gloss) else "before"
+
+
+def described(head: str, gloss: str, marker: str, how: str, ctx: object) -> bool:
+    """A description closed by 者 (``how`` 'zhe') of at most twelve characters: who or what the
+    word is (a rescue of the length check, study/terms/plainrescue.py RESCUES)."""
+    return how == "zhe" and not marker and gloss.endswith("者") and len(gloss) <= 12 and not _narrates(head, gloss)
