@@ -272,7 +272,7 @@ def test_rebuilding_with_an_edited_gloss_keeps_every_identity(tmp_path, sources)
 
 
 def test_a_lone_character_is_not_blanked_inside_a_longer_word(xiangshe, tesheng):
-    from study.decks.selection import inside_word
+    from study.decks.clozespans import inside_word
     from study.text.normalize import normalize
 
     checked = 0

@@ -17,11 +17,12 @@ from ..terms.senses import senses_at
 from ..text.commentary import NEW_NOTE
 from ..text.normalize import normalize
 from ..text.translation import known_as
+from .clozespans import cloze_spans
 from .markup import cloze_text, esc, items, mask, ruby, span
 from .newcards import schedule
 from .notedata import KIND_TAGS, NoteData, custom_deck, rite_deck, stage_label, tag
 from .ordercards import order_notes
-from .selection import RiteChoice, Selection, cloze_spans
+from .selection import RiteChoice, Selection
 from .sequences import passage_fact
 from .sources import Places, place
 from .termcards import RANK as TERM_RANK

@@ -28,7 +28,7 @@ from ..terms.lexicon import categories
 from ..terms.senses import gloss_key, senses_at
 from ..text.display import clear_of_marks
 from ..text.normalize import normalize
-from .selection import inside_word
+from .clozespans import inside_word
 
 _SENTENCE = re.compile(r"[^。；！？\u3000]+[。；！？」]*")
 _STRIP = " \u3000」"
