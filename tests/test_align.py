@@ -15,7 +15,8 @@ from study.model import Document, Passage, Stage
 from study.text.align import CONFIDENT, Link, align_document, align_links
 from study.text.corpus import parse_corpus
 from study.text.manifest import find_manifest
-from study.text.translation import modern_name, monotone_assignment, speaker_turns, split_inline
+from study.text.renderings import monotone_assignment
+from study.text.translation import modern_name, speaker_turns, split_inline
 from tests.conftest import DATA, TESHENG_PATH, TEXTS, XIANGSHE
 
 COPIES = {348, 401, 402, 403, 404, 405, 406, 412, 414}  # untranslated copies inside blocks

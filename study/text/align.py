@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from ..model import Document, LineKind, Segment, Stage
 from .alignscore import _SKIP_TEXT, Scorer
 from .normalize import search_key
-from .translation import Ref, Renderings, Row, strip_prefix
+from .renderings import Renderings
+from .translation import Ref, Row, strip_prefix
 
 CONFIDENT = 0.5  # pairs below this confidence do not reach the document
 _MAX_GROUP = 3  # rows one translation line may render
