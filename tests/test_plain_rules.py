@@ -46,3 +46,8 @@ def test_a_description_closed_by_zhe_may_run_past_eight_characters():
     # 003:18 「先生鄉中公卿大夫致仕者謀商度也」
     rule = _at("KR1d0044_003.txt", 18).get(("先生", "鄉中公卿大夫致仕者"))
     assert rule == "k:ye:walk-bare-zhelong:zhe:long"
+
+
+def test_a_particle_of_the_text_glossed_by_one_character_in_a_clause_of_its_own_is_read():
+    # 008:157 「…乃食也將進也進食者宰夫也」: 將, mostly a particle, here means 進
+    assert _at("KR1d0044_008.txt", 157).get(("將", "進")) == "k:ye:walk-bare-pair:end:short"

@@ -4,6 +4,9 @@ measured by the gate on its own:
 
 - ``before``: a definiens running up to the next word of the text glossed with 謂/猶/即 in the same
   clause (「𤣥端禮服至謂至于大門外」「某使者名命謂…」「饔人掌割烹者摡猶拭也」);
+- ``pair``: a clause of two characters, 「X Y也」, after the end of another (也/矣/焉, or the note's
+  opening), whose headword is a character the walk never takes for a word alone (plaincheck.py head_ok:
+  it is mostly a particle) glossed by one character: 「即就也」「將進也」「在察也」「若順也則法也」「而汝也」;
 - ``zhelong``: a description of who or what the word is closed by 者, longer than the eight
   characters a definiens not closed by 也 may run (「先生鄉中公卿大夫致仕者謀商度也」
   「摯執之而至以將其厚意者士用雉…」).
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from .plaincheck import NUMERALS, has_act
+from .plaincheck import NUMERALS, gloss_ok, has_act, head_ok
 
 NARRATION = re.compile("[于於是]|[东西南北]面")
 
@@ -46,3 +49,22 @@ def described(head: str, gloss: str, marker: str, how: str, ctx: object) -> bool
     """A description closed by 者 (``how`` 'zhe') of at most twelve characters: who or what the
     word is (a rescue of the length check, study/terms/plainrescue.py RESCUES)."""
     return how == "zhe" and not marker and gloss.endswith("者") and len(gloss) <= 12 and not _narrates(head, gloss)
+
+
+PAIR_BAD = set("之其所者也矣焉乎谓犹盖")  # particles only, or the formula's own markers (「猶面也」)
+
+
+def pair(norm: str, start: int, end: int, closed: bool, classical: str) -> bool:
+    """「即就也」「將進也」: the clause ``norm[start:end]`` is a character of the classical text
+    glossed by one other character, closed by 也 and opening after the end of another clause."""
+    if not closed or end - start != 2 or start > 0 and norm[start - 1] not in "也矣焉耳。":
+        return False
+    head, gloss = norm[start], norm[start + 1]
+    return (
+        head in classical
+        and not head_ok(head)  # a word the walk reads itself (「饌陳也」) is left to it
+        and head not in PAIR_BAD
+        and head != gloss
+        and gloss not in NUMERALS
+        and gloss_ok(gloss)
+    )

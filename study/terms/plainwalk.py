@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from .glossrules import Context, person
 from .lexicon import category_of
-from .plainbare import before_marker
+from .plainbare import before_marker, pair
 from .plaincheck import NEGATION, fault, gloss_ok, has_act, head_ok
 from .plainfound import FORMULA, Found
 from .plainrescue import PURPOSE, again, clause_head, component, purpose, rescue, shape_of
@@ -141,6 +141,8 @@ def walk(
     text: str, norm: str, start: int, end: int, closed: bool, speaker: str | None, ctx: Context
 ) -> Iterator[Found]:
     """Headword and definiens pairs along one clause, in the order of the classical text."""
+    if pair(norm, start, end, closed, ctx.classical):  # 「即就也」: a particle of the text used as a word
+        yield Found(text[start], text[start + 1 : end], "ye", start, speaker, "end", "walk-bare-pair")
     starts = _starts(norm, start, end, closed, ctx)
     for k, pos in enumerate(starts):
         stop = starts[k + 1] if k + 1 < len(starts) else end
