@@ -51,3 +51,8 @@ def test_a_description_closed_by_zhe_may_run_past_eight_characters():
 def test_a_particle_of_the_text_glossed_by_one_character_in_a_clause_of_its_own_is_read():
     # 008:157 「…乃食也將進也進食者宰夫也」: 將, mostly a particle, here means 進
     assert _at("KR1d0044_008.txt", 157).get(("將", "進")) == "k:ye:walk-bare-pair:end:short"
+
+
+def test_a_title_spelt_out_up_to_the_class_it_names_is_read_without_its_closing_ye():
+    # 006:242 「僕人正僕人之長師具佐士其屬也」: the definiens ends at 之長, the next word is 師
+    assert _at("KR1d0044_006.txt", 242).get(("僕人正", "僕人之長")) == "k:ye:walk-bare-spelt:zhe:mid"

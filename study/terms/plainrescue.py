@@ -57,8 +57,9 @@ def negated_word(head: str, gloss: str, marker: str, how: str, ctx: Context) -> 
 def expanded(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
     """「小臣正小臣之長也」「廟門西廟門外之西也」: a word of three characters or more whose
     definiens opens with two of its own characters — it spells the word out, the text does not
-    go on."""
-    return len(head) >= 3 and gloss[:2] in head and how == "end"
+    go on; also when the definiens ends at the class it names, not at 也 (「僕人正僕人之長師…」,
+    k:…-spelt:zhe)."""
+    return len(head) >= 3 and gloss[:2] in head and (how == "end" or how == "zhe" and gloss.endswith(("之长", "之属")))
 
 
 def means_said(head: str, gloss: str, marker: str, how: str, ctx: Context) -> bool:
