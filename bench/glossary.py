@@ -30,7 +30,8 @@ from pathlib import Path
 
 from study.build import default_glossary_path, load_document
 from study.terms import gate
-from study.terms.glossary import build_terms, load_curated
+from study.terms.curated import load_curated
+from study.terms.glossary import build_terms
 from study.terms.glosses import extract_glosses
 from study.terms.goldscore import (
     gold_files,

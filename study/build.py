@@ -21,7 +21,8 @@ from .decks.studyload import Load, study_load
 from .errors import CorpusFormatError, GlossaryError, Said
 from .model import Corpus, Document, Term
 from .paths import corpus_files, decks_dir, default_text_paths, texts_dir
-from .terms.glossary import CURATED_FILE, Curated, build_terms, load_curated
+from .terms.curated import CURATED_FILE, Curated, load_curated
+from .terms.glossary import build_terms
 from .text.align import align_document
 from .text.attach import attach_translations
 from .text.formats import read_text

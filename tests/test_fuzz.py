@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from study.decks.deckspec import read_deckspec
 from study.decks.termlist import TermListError, parse_csv
 from study.errors import CorpusFormatError, DeckSpecError, GlossaryError, ManifestError
-from study.terms.glossary import parse_curated
+from study.terms.curated import parse_curated
 from study.text.corpus import parse_corpus
 from study.text.manifest import parse_manifest
 

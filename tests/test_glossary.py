@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from study.build import load_terms
 from study.cli import cli
 from study.errors import GlossaryError
-from study.terms.glossary import parse_curated
+from study.terms.curated import parse_curated
 from study.terms.glosses import extract_glosses
 from study.text.normalize import normalize
 from tests.conftest import DATA, ROOT, SEED_PATHS, TESHENG, TESHENG_PATH, TEXTS, XIANGSHE

@@ -21,7 +21,7 @@ from study.cli import cli
 from study.decks.deckspec import parse_deckspec
 from study.errors import DeckSpecError, GlossaryError
 from study.learn.classes import ClassStore
-from study.terms.glossary import parse_curated
+from study.terms.curated import parse_curated
 from study.yamlsrc import MAX_CHARS
 from tests.conftest import ROOT, dispose
 

@@ -12,7 +12,8 @@ from study.build import Sources, default_glossary_path, load_document, plan_deck
 from study.decks.deckspec import load_deckspec
 from study.learn.catalog import main_gloss
 from study.model import Gloss, Term
-from study.terms.glossary import build_terms, load_curated
+from study.terms.curated import load_curated
+from study.terms.glossary import build_terms
 from study.terms.glosses import extract_glosses
 from study.terms.senses import accepted_terms, gloss_place, senses_at, terms_sharing_gloss
 from study.text.normalize import normalize
@@ -92,7 +93,7 @@ def test_a_short_curated_word_is_not_glossed_away_from_its_context(seed_terms, w
 
 def _curated(term: str) -> Term:
     """The project glossary's first gloss of ``term``, scoped as decks/glossary.yaml scopes it."""
-    from study.terms.glossary import load_curated
+    from study.terms.curated import load_curated
 
     entry = next(c for c in load_curated(ROOT / "decks" / "glossary.yaml").terms if c.term == term)
     g = Gloss(gloss=entry.glosses[0][0], formula="curated", scope=entry.rites, pattern=entry.pattern)

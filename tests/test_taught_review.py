@@ -9,7 +9,7 @@ import pytest
 
 from study.build import load_corpus, load_terms
 from study.errors import GlossaryError
-from study.terms.glossary import parse_curated
+from study.terms.curated import parse_curated
 from study.terms.review import reviewed
 from study.text.normalize import normalize
 from tests.conftest import DATA, TEXTS
