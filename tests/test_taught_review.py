@@ -59,8 +59,9 @@ def test_the_review_read_every_gloss_taught_before_it():
     # read by the rules author, taught once a bare definiens running up to the next word glossed by
     # 謂/猶/即 was read (𤣥端 = 禮服, 002:28; 箭 = 小竹, 004:521; k:ye:walk-bare-before); 13 right,
     # read by the rules author, taught once a clause of two characters whose headword the walk never
-    # takes alone was read (即 = 就, 將 = 進, 在 = 察 …; k:ye:walk-bare-pair).
-    assert len(rows) == 648 and len(wrong) == 56
+    # takes alone was read (即 = 就, 將 = 進, 在 = 察 …; k:ye:walk-bare-pair); of these 15 a second
+    # reader found one wrong: 将 = 行 (013:369), whose stage's 将命 are 致命.
+    assert len(rows) == 648 and len(wrong) == 57
 
 
 def test_no_gloss_the_review_found_wrong_is_taught(taught):
