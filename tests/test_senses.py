@@ -158,3 +158,20 @@ def test_a_cloze_hint_is_the_sense_of_that_occurrence():
     hints = [m[1] for n in notes if n.model == "cloze" for m in re.finditer(r"\{\{c\d+::(.*?)\}\}", n.fields[0][1])]
     chun = [h.partition("::")[2] for h in hints if normalize(h.partition("::")[0]) == normalize("純")]
     assert "體全" in chun and "縁邊" not in chun
+
+
+def test_a_senses_example_is_the_sentence_whose_commentary_glosses_it():
+    """卦 is glossed 書卦於木 (the hexagram written on wood) in the commentary of 「卒筮執卦以示命筮者」
+    (士喪禮下); its card shows that sentence, not the stage's first 卦 (「…而筮卦者在左」, 卦者 the
+    man who writes it down)."""
+    from study.build import load_terms
+    from study.decks.termsenses import rite_senses
+
+    doc = load_document(BOOK / "KR1d0044_013.txt")
+    rite = doc.rites[0]
+    senses = rite_senses(rite, doc.file, load_terms([doc]))["卦"]
+    written = next(s for s in senses if "書卦於木" in {g.gloss for g in s.glosses})
+    assert normalize(written.example.text).startswith(normalize("卒筮執卦以示命筮者"))
+    for sense in senses:
+        passage = next(p for s in rite.stages for p in s.passages if sense.example.line in p.lines)
+        assert {g.line for g in sense.glosses} & set(passage.lines), sense

@@ -55,6 +55,7 @@ class _Sentence:
     text: str
     key: str
     line: int
+    lines: frozenset[int] = frozenset()  # the lines of its passage (where its commentary stands)
 
 
 def _sentences(rite: Rite) -> list[_Sentence]:
@@ -62,13 +63,13 @@ def _sentences(rite: Rite) -> list[_Sentence]:
     classical words of its heading's notes (記)."""
     out = []
     for s_index, stage in enumerate(rite.stages):
-        runs = [(p.text, p.lines[0] if p.lines else 0) for p in stage.passages]
-        runs.append((stage.note_text, stage.line or 0))
-        for run, line in runs:
+        runs = [(p.text, p.lines[0] if p.lines else 0, frozenset(p.lines)) for p in stage.passages]
+        runs.append((stage.note_text, stage.line or 0, frozenset({stage.line or 0})))
+        for run, line, lines in runs:
             for m in _SENTENCE.finditer(run):
                 text = m.group(0).strip(_STRIP)
                 if text:
-                    out.append(_Sentence(stage, s_index, text, normalize(text), line))
+                    out.append(_Sentence(stage, s_index, text, normalize(text), line, lines))
     return out
 
 
@@ -150,8 +151,14 @@ def term_senses(t: Term, rite: Rite, file: str, sentences: Sequence[_Sentence] |
     out: list[Sense] = []
     taken: set[int] = set()  # example sentences already given to an earlier sense
     for number, r in enumerate(roots):
-        mine = [(k, at) for k, at, fits in uses if find(fits[0]) == r]
         glosses = tuple(t.glosses[i] for i in sorted(members[r]))
+        # the sentences using it, those of the passages its glosses explain first (the commentary
+        # stands with its passage): the example shows what the gloss was said of
+        glossed = {g.line for g in glosses if g.line is not None and g.file == file}
+        mine = sorted(
+            ((k, at) for k, at, fits in uses if find(fits[0]) == r),
+            key=lambda m: not (glossed & sentences[m[0]].lines),
+        )
         k, text, at = _example(t, sentences, [m for m in mine if m[0] not in taken] + mine, glosses)
         taken.add(k)
         s = sentences[k]
