@@ -15,7 +15,7 @@ from study.build import Sources, default_specs, plan_deck
 from study.decks.apkg import NAMES, note_guid, write_apkg
 from study.decks.deckspec import load_deckspec, parse_deckspec
 from study.decks.notedata import BOOK, NoteData
-from study.decks.termsenses import ELLIPSIS, cuts_word
+from study.terms.snippets import ELLIPSIS, cuts_word
 from study.text.display import shown as as_read
 from study.text.normalize import normalize
 

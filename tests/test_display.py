@@ -11,10 +11,10 @@ import pytest
 from study.build import Sources, default_specs, load_terms, plan_deck
 from study.decks.deckspec import load_deckspec
 from study.decks.export import write_csv, write_tsv
-from study.decks.termsenses import snippet
 from study.learn.gather import build_catalog
 from study.learn.quiz import present
 from study.learn.teach import teaching
+from study.terms.snippets import snippet
 from study.text.display import clear_of_marks, has_mark, shown
 
 

@@ -24,16 +24,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..model import Example, Gloss, Rite, Stage, Term
-from ..terms.lexicon import categories
 from ..terms.senses import gloss_key, senses_at
-from ..text.display import clear_of_marks
+from ..terms.snippets import EXAMPLE_CHARS, snippet
 from ..text.normalize import normalize
 from .clozespans import inside_word
 
 _SENTENCE = re.compile(r"[^。；！？\u3000]+[。；！？」]*")
 _STRIP = " \u3000」"
-EXAMPLE_CHARS = 32  # an example longer than this (the book is unpunctuated) is cut around the term
-ELLIPSIS = "…"
 
 
 @dataclass(frozen=True)
@@ -182,30 +179,6 @@ def _example(
                 return k, text, where
     k, at = candidates[0]
     return k, *snippet(sentences[k].text, at, len(t.normalized))
-
-
-def snippet(text: str, at: int, size: int, limit: int = EXAMPLE_CHARS) -> tuple[str, int]:
-    """``text`` cut to about ``limit`` characters around ``text[at:at + size]`` (… where cut), and
-    where the term stands in the result."""
-    if len(text) <= limit:
-        return text, at
-    side = max((limit - size) // 2, 4)
-    start = max(0, min(at - side, len(text) - limit))
-    end = min(len(text), max(at + size + side, start + limit))
-    key = normalize(text)
-    while 0 < start and cuts_word(key, start):  # never cut a word of the lexicon
-        start -= 1
-    while end < len(text) and cuts_word(key, end):
-        end += 1
-    start, end = clear_of_marks(text, start, end)
-    head = ELLIPSIS if start else ""
-    return head + text[start:end] + (ELLIPSIS if end < len(text) else ""), at - start + len(head)
-
-
-def cuts_word(key: str, pos: int) -> bool:
-    """Whether cutting ``key`` before ``pos`` splits a word of the reviewed lexicon (2–4 characters)."""
-    words = categories()
-    return any(key[i : i + n] in words for n in (2, 3, 4) for i in range(max(pos - n + 1, 0), pos) if i + n <= len(key))
 
 
 def rite_senses(rite: Rite, file: str, terms: Sequence[Term]) -> dict[str, tuple[Sense, ...]]:
