@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import weakref
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -15,10 +15,14 @@ from ..model import Document, Example, Gloss, Term
 from ..text.normalize import normalize, search_key
 from .curated import Curated, CuratedTerm, occurrences
 from .glosses import extract_glosses
+from .glossrules import FUNCTION
 from .lexicon import category_of
+from .plaincheck import head_ok
 from .reading import reading_in
+from .senses import gloss_fits
+from .snippets import snippet
 
-_SENTENCE = re.compile(r"[^。；！？]+[。；！？]?")
+_SENTENCE = re.compile(r"[^。；！？\u3000]+[。；！？]?")  # (the notes of a heading: runs apart by a full-width space)
 _RULES = (
     (("俎", "豆", "笾", "爵", "觯", "觚", "壶", "尊", "篚", "罍", "铏"), "vessel"),
     (("阶", "堂", "序", "楹", "门", "庭", "房", "室", "位", "塾"), "place"),
@@ -55,14 +59,13 @@ def _sentences(documents: Iterable[Document]) -> list[_Sentence]:
     for doc in documents:
         for rite in doc.rites:
             for stage in rite.stages:
-                for passage in stage.passages:
-                    for piece in passage.pieces:
-                        if piece.kind != "text":
-                            continue
-                        for m in _SENTENCE.finditer(piece.text):
-                            text = m.group(0).strip(" \u3000")
-                            if len(text) >= 2:
-                                out.append(_Sentence(text, normalize(text), doc.file, piece.line, rite.name, stage.id))
+                runs = [(piece.text, piece.line) for p in stage.passages for piece in p.pieces if piece.kind == "text"]
+                runs.append((stage.note_text, stage.line or 0))  # the 記 of the stage's heading
+                for run, line in runs:
+                    for m in _SENTENCE.finditer(run):
+                        text = m.group(0).strip(" \u3000")
+                        if len(text) >= 2:
+                            out.append(_Sentence(text, normalize(text), doc.file, line, rite.name, stage.id))
     return out
 
 
@@ -78,22 +81,76 @@ def _rite_texts(documents: Iterable[Document]) -> dict[str, str]:
 
 
 def _example(norm: str, glosses: Sequence[Gloss], sentences: Sequence[_Sentence]) -> Example | None:
-    """The classical sentence using the term that stands nearest its (first) gloss."""
+    """The classical sentence using the term that stands nearest its (first) gloss, among those
+    where one of its glosses explains the term if any does (若 = 順 is shown with 「先妣之嗣若則有常」,
+    not with the nearer 「若異邦…」, 'if'); cut to about EXAMPLE_CHARS around it (a stage's notes run
+    on unpunctuated)."""
     anchor = next((g for g in glosses if g.line is not None), None)
-    best: tuple[tuple[int, int], _Sentence] | None = None
+    best: tuple[tuple[bool, int, int], _Sentence, int] | None = None
     for s in sentences:
         if norm not in s.key:
             continue
+        uses = [m.start() for m in re.finditer(re.escape(norm), s.key)]
+        fitting = [at for at in uses if any(gloss_fits(g, norm, s.text, at, s.rite, s.stage_id) for g in glosses)]
+        at = (fitting or uses)[0]
         if anchor is not None:
-            distance = (0 if s.file == anchor.file else 1, abs(s.line - (anchor.line or 0)))
+            distance = (not fitting, 0 if s.file == anchor.file else 1, abs(s.line - (anchor.line or 0)))
         else:
-            distance = (0, s.line)
+            distance = (not fitting, 0, s.line)
         if best is None or distance < best[0]:
-            best = (distance, s)
+            best = (distance, s, at)
     if best is None:
         return None
-    s = best[1]
-    return Example(s.text, s.file, s.line, s.rite, s.stage_id)
+    _, s, at = best
+    return Example(snippet(s.text, at, len(norm))[0], s.file, s.line, s.rite, s.stage_id)
+
+
+PARTICLE_WINDOW = 2  # characters kept on each side of a particle for the sentence its gloss explains
+
+
+def _explained(documents: Iterable[Document]) -> dict[tuple[str, int], set[str]]:
+    """Each commentary line of the classical text: the classical words its commentary explains —
+    its passage's text, or in a stage's notes (記) the words before that 【…】."""
+    out: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for doc in documents:
+        for rite in doc.rites:
+            for stage in rite.stages:
+                for passage in stage.passages:
+                    for line in passage.lines:
+                        out[(doc.file, line)].add(passage.text)
+                runs = re.findall(r"([^【】]*)【([^【】]*)】", stage.notes)
+                for seg in stage.note_commentary:
+                    head = seg.text[:12]
+                    text = next((run for run, block in runs if head and head in block), None)
+                    if text is not None:
+                        for line in {seg.line, *(n for _, n in seg.breaks)}:
+                            out[(doc.file, line)].add(text)
+    return out
+
+
+def particle(norm: str) -> bool:
+    """A one-character word the commentary glosses only for the sentence at hand: a particle the
+    gloss reader never takes for a word alone (即, 則, 若, 將, 在, 而 …; plaincheck.head_ok)."""
+    return len(norm) == 1 and (norm in FUNCTION or not head_ok(norm))
+
+
+def _in_its_passage(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]]) -> Gloss:
+    """A particle's commentary gloss kept to the words around it in the passage its commentary
+    explains (若 = 順 in 「先妣之嗣若則有常」, not in 「若衣若笄」 of the same stage): its ``pattern``.
+    Unchanged when the passage is not found or does not use the word."""
+    texts = explained.get((g.file or "", g.line or 0))
+    if not texts or g.pattern is not None:
+        return g
+    word = r"[\u3400-\u9fff\U00020000-\U0002ffff]"  # (a window never crosses punctuation)
+    windows = set()
+    for key in map(normalize, texts):
+        for m in re.finditer(re.escape(norm), key):
+            before = re.search(rf"{word}{{0,{PARTICLE_WINDOW}}}$", key[: m.start()])
+            after = re.match(rf"{word}{{0,{PARTICLE_WINDOW}}}", key[m.end() :])
+            windows.add((before.group(0) if before else "") + norm + (after.group(0) if after else ""))
+    if not windows:
+        return g
+    return replace(g, pattern="|".join(re.escape(w) for w in sorted(windows, key=lambda w: (-len(w), w))))
 
 
 def _duplicate(term: str, gloss: str, source: str, extracted: Sequence[Gloss]) -> bool:
@@ -135,12 +192,13 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
     by_term: dict[str, list[Gloss]] = defaultdict(list)
     written: dict[str, Counter[str]] = defaultdict(Counter)
     order: dict[str, tuple[int, int]] = {}
+    explained = _explained(documents)
     for d_index, doc in enumerate(documents):
         for g in _extracted(doc):
             if not (g.taught or withheld) or curated.drops(g):
                 continue
             norm = normalize(g.context)
-            by_term[norm].append(g)
+            by_term[norm].append(_in_its_passage(g, norm, explained) if particle(norm) else g)
             written[norm][g.context] += 1
             order.setdefault(norm, (d_index, g.line or 0))
     curated_by: dict[str, CuratedTerm] = {}
