@@ -56,3 +56,8 @@ def test_a_particle_of_the_text_glossed_by_one_character_in_a_clause_of_its_own_
 def test_a_title_spelt_out_up_to_the_class_it_names_is_read_without_its_closing_ye():
     # 006:242 「僕人正僕人之長師具佐士其屬也」: the definiens ends at 之長, the next word is 師
     assert _at("KR1d0044_006.txt", 242).get(("僕人正", "僕人之長")) == "k:ye:walk-bare-spelt:zhe:mid"
+
+
+def test_a_word_naming_who_does_something_is_glossed_by_who_that_is():
+    # 008:186 「…宅者未仕而家居者也」: 宅者, those living at home not yet in office
+    assert _at("KR1d0044_008.txt", 186).get(("宅者", "未仕而家居者")) == "k:ye:walk-bare-doer:end:mid"

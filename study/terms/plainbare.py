@@ -1,5 +1,5 @@
 """Bare definientia at the opening of a clause (「X Y」, no marker word) that the walk of
-study/terms/plainwalk.py is not confident of, kept in two narrow shapes, each a path of its own
+study/terms/plainwalk.py is not confident of, kept in narrow shapes, each a path of its own
 measured by the gate on its own:
 
 - ``before``: a definiens running up to the next word of the text glossed with 謂/猶/即 in the same
@@ -7,6 +7,8 @@ measured by the gate on its own:
 - ``pair``: a clause of two characters, 「X Y也」, after the end of another (也/矣/焉, or the note's
   opening), whose headword is a character the walk never takes for a word alone (plaincheck.py head_ok:
   it is mostly a particle) glossed by one character: 「即就也」「將進也」「在察也」「若順也則法也」「而汝也」;
+- ``doer``: a word of the text naming who does something (X者) glossed by who that is, closed by 者
+  (「宅者未仕而家居者也」「擯者主人之相禮者」; a rescue of the form check, plainrescue.py RESCUES);
 - ``zhelong``: a description of who or what the word is closed by 者, longer than the eight
   characters a definiens not closed by 也 may run (「先生鄉中公卿大夫致仕者謀商度也」
   「摯執之而至以將其厚意者士用雉…」).
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from .plaincheck import NUMERALS, gloss_ok, has_act, head_ok
+from .plaincheck import NUMERALS, gloss_ok, has_act, head_ok, refers
 
 NARRATION = re.compile("[于於是]|[东西南北]面")
 
@@ -49,6 +51,26 @@ def described(head: str, gloss: str, marker: str, how: str, ctx: object) -> bool
     """A description closed by 者 (``how`` 'zhe') of at most twelve characters: who or what the
     word is (a rescue of the length check, study/terms/plainrescue.py RESCUES)."""
     return how == "zhe" and not marker and gloss.endswith("者") and len(gloss) <= 12 and not _narrates(head, gloss)
+
+
+def doer_named(head: str, gloss: str, marker: str, how: str, ctx: object) -> bool:
+    """「宅者未仕而家居者也」「送者女父母所遣送女者」「擯者主人之相禮者」: a word of the text naming
+    who does something (X者) at the opening of a clause, glossed by who that is (…者) — without a
+    marker, closed by 也 or ending at that 者; 未/既/非 inside tell the kind of person, not a reason.
+    Not when the definiens opens with 與/及/以/有 (「疾者與養疾者」: more people, not who)."""
+    plain = re.sub("[既未非]", "口", gloss)
+    return (
+        not marker
+        and how in ("end", "zhe")
+        and 2 <= len(head) <= 4
+        and head[-1] == "者"
+        and head_ok(head[:-1])
+        and 3 <= len(gloss) <= 10
+        and gloss[-1] == "者"
+        and gloss[0] not in "与及以有"
+        and gloss_ok(plain)
+        and not refers(head, gloss)
+    )
 
 
 PAIR_BAD = set("之其所者也矣焉乎谓犹盖")  # particles only, or the formula's own markers (「猶面也」)

@@ -1,9 +1,10 @@
 """Readings that keep a pair of unpunctuated commentary one check of
 :func:`study.terms.plaincheck.fault` turns away, when a narrower reading of its shape fits: a
 negated word, a word spelt out, 謂以…, a person, 既/未/非 telling the time of the act, the act done
-to its thing (…之), an officer (有司), a word with 之/將/以/為 at one edge; and a character the
-passage writes only inside a longer word (燕 of 燕几, :func:`component`). Each is a path of its
-own (k:…-neg, -spelt, -part, …), measured by the gate on its own.
+to its thing (…之), an officer (有司), a word with 之/將/以/為 at one edge, who does something (X者)
+named by who that is (…者, plainbare.py); and a character the passage writes only inside a longer
+word (燕 of 燕几, :func:`component`). Each is a path of its own (k:…-neg, -spelt, -part, …),
+measured by the gate on its own.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import re
 
 from .glossrules import Context, person, unsound
 from .lexicon import category_of
-from .plainbare import described
+from .plainbare import described, doer_named
 from .plaincheck import (
     CLOSE_BAD,
     FUNCTION_CHARS,
@@ -256,6 +257,7 @@ RESCUES = (
     ("said", "form", said, ("unsound", "text-goes-on")),
     ("whois", "form", who_is, ()),
     ("zhelong", "length", described, ()),
+    ("doer", "form", doer_named, ("negated-gloss",)),
 )
 
 
