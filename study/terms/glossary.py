@@ -86,22 +86,28 @@ def _example(norm: str, glosses: Sequence[Gloss], sentences: Sequence[_Sentence]
     not with the nearer 「若異邦…」, 'if'); cut to about EXAMPLE_CHARS around it (a stage's notes run
     on unpunctuated)."""
     anchor = next((g for g in glosses if g.line is not None), None)
-    best: tuple[tuple[bool, int, int], _Sentence, int] | None = None
-    for s in sentences:
-        if norm not in s.key:
-            continue
-        uses = [m.start() for m in re.finditer(re.escape(norm), s.key)]
-        fitting = [at for at in uses if any(gloss_fits(g, norm, s.text, at, s.rite, s.stage_id) for g in glosses)]
-        at = (fitting or uses)[0]
-        if anchor is not None:
-            distance = (not fitting, 0 if s.file == anchor.file else 1, abs(s.line - (anchor.line or 0)))
-        else:
-            distance = (not fitting, 0, s.line)
-        if best is None or distance < best[0]:
-            best = (distance, s, at)
-    if best is None:
+
+    def distance(s: _Sentence) -> tuple[int, int]:
+        if anchor is None:
+            return (0, s.line)
+        return (0 if s.file == anchor.file else 1, abs(s.line - (anchor.line or 0)))
+
+    using = sorted((s for s in sentences if norm in s.key), key=distance)
+    if not using:
         return None
-    _, s, at = best
+    for s in using:  # nearest first: the first where a gloss fits
+        at = next(
+            (
+                m.start()
+                for m in re.finditer(re.escape(norm), s.key)
+                if any(gloss_fits(g, norm, s.text, m.start(), s.rite, s.stage_id) for g in glosses)
+            ),
+            None,
+        )
+        if at is not None:
+            break
+    else:
+        s, at = using[0], using[0].key.find(norm)
     return Example(snippet(s.text, at, len(norm))[0], s.file, s.line, s.rite, s.stage_id)
 
 
