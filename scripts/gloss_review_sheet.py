@@ -20,6 +20,7 @@ from pathlib import Path
 
 from study.build import load_document
 from study.terms.gate import size_class
+from study.terms.glossary import note_words
 from study.terms.glosses import _contexts, extract_glosses
 from study.terms.review import reviewed, seconds
 
@@ -94,7 +95,7 @@ def sheet(number: str, everything: bool, second: bool = False) -> None:
                     for p in st.passages
                     if seg in p.commentary
                 ),
-                ctx.classical,
+                note_words(ctx.stage, seg) or ctx.stage.note_text,  # (the notes of a heading, as written)
             )
             print(f"    经: {passage}")
             print(f"    注: {_mark(seg.text, g.context, g.gloss)}")

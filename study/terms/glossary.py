@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..model import Document, Example, Gloss, Term
+from ..model import Document, Example, Gloss, Segment, Stage, Term
 from ..text.normalize import normalize, search_key
 from .curated import Curated, CuratedTerm, occurrences
 from .glosses import extract_glosses
@@ -124,14 +124,20 @@ def _explained(documents: Iterable[Document]) -> dict[tuple[str, int], set[str]]
                 for passage in stage.passages:
                     for line in passage.lines:
                         out[(doc.file, line)].add(passage.text)
-                runs = re.findall(r"([^【】]*)【([^【】]*)】", stage.notes)
                 for seg in stage.note_commentary:
-                    head = seg.text[:12]
-                    text = next((run for run, block in runs if head and head in block), None)
+                    text = note_words(stage, seg)
                     if text is not None:
                         for line in {seg.line, *(n for _, n in seg.breaks)}:
                             out[(doc.file, line)].add(text)
     return out
+
+
+def note_words(stage: Stage, seg: Segment) -> str | None:
+    """The classical words of a stage's notes (記) that a segment of their commentary explains:
+    those before its 【…】, as written; None if the segment is not found there."""
+    head = seg.text[:12]
+    runs = re.findall(r"([^【】]*)【([^【】]*)】", stage.notes)
+    return next((run.strip("\u3000 ") for run, block in runs if head and head in block), None)
 
 
 def particle(norm: str) -> bool:
