@@ -196,3 +196,28 @@ def test_a_senses_example_is_the_sentence_whose_commentary_glosses_it():
     for sense in senses:
         passage = next(p for s in rite.stages for p in s.passages if sense.example.line in p.lines)
         assert {g.line for g in sense.glosses} & set(passage.lines), sense
+
+
+def test_a_word_the_teacher_scoped_keeps_each_commentary_sense_apart():
+    """中 in 鄉射禮 is the target's centre (中幅侯心, said of 「侯中」), the middle (間, of 「中等」) and
+    the tally vessel (盛籌之器, of 「設中」, and the teacher's two glosses wherever the vessel is set,
+    taken or held): three senses, not one card with all five glosses."""
+    from study.build import load_terms
+    from study.decks.termsenses import rite_senses
+    from study.terms.senses import senses_at
+
+    doc = load_document(BOOK / "KR1d0044_004.txt")
+    terms = {t.normalized: t for t in load_terms([doc])}
+    senses = rite_senses(doc.rites[0], doc.file, list(terms.values()))["中"]
+    groups = [{g.gloss for g in s.glosses} for s in senses]
+    assert {"中幅侯心"} in groups and {"間"} in groups
+    vessel = next(g for g in groups if "盛籌之器" in g)
+    assert len(vessel) == 3 and not vessel & {"中幅侯心", "間"}
+    zhong = terms["中"]
+    # the vessel's glosses wherever the text handles it, not at the target's centre
+    assert {g.gloss for g in senses_at(zhong, "釋獲者執鹿中", 5, "鄉射禮")} >= {"盛筹之器曰中，设于堂下，当西序"}
+    assert not {g.formula for g in senses_at(zhong, "還視侯中", 3, "鄉射禮")} & {"curated", "yue"}
+    # said of another rite's words, a gloss keeps its own rite, whatever the teacher's where names
+    yu = load_document(BOOK / "KR1d0044_014.txt")
+    zhong_yu = next(t for t in load_terms([yu]) if t.normalized == "中")
+    assert [g.gloss for g in senses_at(zhong_yu, "中月而禫", 0, "士虞禮")] == ["間"]

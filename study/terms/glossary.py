@@ -146,23 +146,39 @@ def particle(norm: str) -> bool:
     return len(norm) == 1 and (norm in FUNCTION or not head_ok(norm))
 
 
-def _in_its_passage(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]]) -> Gloss:
-    """A particle's commentary gloss kept to the words around it in the passage its commentary
-    explains (若 = 順 in 「先妣之嗣若則有常」, not in 「若衣若笄」 of the same stage): its ``pattern``.
-    Unchanged when the passage is not found or does not use the word."""
-    texts = explained.get((g.file or "", g.line or 0))
-    if not texts or g.pattern is not None:
-        return g
-    word = r"[\u3400-\u9fff\U00020000-\U0002ffff]"  # (a window never crosses punctuation)
+def _windows(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]]) -> list[str]:
+    """The words around ``norm`` (PARTICLE_WINDOW characters each side, never across punctuation)
+    in the classical text the commentary of ``g`` explains, longest first."""
+    word = r"[\u3400-\u9fff\U00020000-\U0002ffff]"
     windows = set()
-    for key in map(normalize, texts):
+    for key in map(normalize, explained.get((g.file or "", g.line or 0), ())):
         for m in re.finditer(re.escape(norm), key):
             before = re.search(rf"{word}{{0,{PARTICLE_WINDOW}}}$", key[: m.start()])
             after = re.match(rf"{word}{{0,{PARTICLE_WINDOW}}}", key[m.end() :])
             windows.add((before.group(0) if before else "") + norm + (after.group(0) if after else ""))
-    if not windows:
+    return sorted(windows, key=lambda w: (-len(w), w))
+
+
+def _in_its_passage(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]]) -> Gloss:
+    """A particle's commentary gloss kept to the words around it in the passage its commentary
+    explains (若 = 順 in 「先妣之嗣若則有常」, not in 「若衣若笄」 of the same stage): its ``pattern``.
+    Unchanged when the passage is not found or does not use the word."""
+    windows = _windows(g, norm, explained)
+    if not windows or g.pattern is not None:
         return g
-    return replace(g, pattern="|".join(re.escape(w) for w in sorted(windows, key=lambda w: (-len(w), w))))
+    return replace(g, pattern="|".join(re.escape(w) for w in windows))
+
+
+def _scoped(g: Gloss, norm: str, c: CuratedTerm, explained: Mapping[tuple[str, int], set[str]]) -> Gloss:
+    """A commentary gloss of a term the teacher scoped (``where``): in the teacher's rites and
+    pattern when it is said of a place the pattern fits (中 = 盛算之器 at 「所設中之西」: wherever the
+    tally vessel is) — but a one-character word's gloss said of another place keeps to the words
+    around it there, as a particle's does (中 = 中幅侯心 at 「侯中」, 中 = 間 at 「中等」: one stage of
+    鄉射禮 uses 中 in all three senses)."""
+    windows = _windows(g, norm, explained) if len(norm) == 1 and c.pattern else []
+    if windows and not any(re.search(c.pattern or "", w) for w in windows):  # (its own place, its own rite:
+        return replace(g, pattern="|".join(re.escape(w) for w in windows))  # 中月而禫 of 士虞禮 is 間 too)
+    return replace(g, pattern=c.pattern, scope=c.rites)
 
 
 def _duplicate(term: str, gloss: str, source: str, extracted: Sequence[Gloss]) -> bool:
@@ -239,7 +255,7 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
             continue
         c = curated_by.get(norm)
         if c and (c.rites or c.pattern):  # the teacher's where scopes the term's every gloss
-            glosses = [g if g.formula == "curated" else replace(g, pattern=c.pattern, scope=c.rites) for g in glosses]
+            glosses = [g if g.formula == "curated" else _scoped(g, norm, c, explained) for g in glosses]
         headword = written[norm].most_common(1)[0][0] if written[norm] else norm
         counts = (
             (rite, occurrences(norm, text, c.rites, c.pattern, rite) if c else text.count(norm))
