@@ -169,7 +169,7 @@ def test_a_quiz_question_shows_the_sense_of_its_example_sentence():
     chun = next(t for t in terms if t.normalized == "纯")
     assert {"縁邊", "體全"} <= {g.gloss for g in chun.glosses} and main_gloss(chun) == "縁邊"
     body = next(g for g in chun.glosses if g.gloss == "體全")
-    later = replace(chun.example, text="腊一純", rite=body.rite, stage_id=body.stage_id)
+    later = replace(chun.example, text="而鼎腊一純而鼎腊用麋", rite=body.rite, stage_id=body.stage_id)
     assert main_gloss(replace(chun, example=later)) == "體全"  # an example where the later sense applies
 
 
@@ -221,3 +221,16 @@ def test_a_word_the_teacher_scoped_keeps_each_commentary_sense_apart():
     yu = load_document(BOOK / "KR1d0044_014.txt")
     zhong_yu = next(t for t in load_terms([yu]) if t.normalized == "中")
     assert [g.gloss for g in senses_at(zhong_yu, "中月而禫", 0, "士虞禮")] == ["間"]
+
+
+def test_the_teachers_gloss_for_other_rites_is_not_on_this_rites_card():
+    """纯 = 二算为纯 (the teacher's, scoped to the shooting rites' counting) is not a sense of 纯 in
+    士冠禮, whose 純 is the edging (口之縁); in 鄉射禮 it stands with the commentary's 雙."""
+    from study.build import load_terms
+    from study.decks.termsenses import rite_senses
+
+    for file, rite_gloss, present in (("KR1d0044_001.txt", "口之縁", False), ("KR1d0044_004.txt", "雙", True)):
+        doc = load_document(BOOK / file)
+        (sense,) = [s for s in rite_senses(doc.rites[0], doc.file, load_terms([doc]))["纯"]]
+        glosses = {g.gloss for g in sense.glosses}
+        assert rite_gloss in glosses and ("二算为纯" in glosses) is present, (file, glosses)
