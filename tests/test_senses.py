@@ -234,3 +234,25 @@ def test_the_teachers_gloss_for_other_rites_is_not_on_this_rites_card():
         (sense,) = [s for s in rite_senses(doc.rites[0], doc.file, load_terms([doc]))["纯"]]
         glosses = {g.gloss for g in sense.glosses}
         assert rite_gloss in glosses and ("二算为纯" in glosses) is present, (file, glosses)
+
+
+@pytest.mark.parametrize(
+    ("file", "word", "gloss"),
+    [
+        ("KR1d0044_012.txt", "物", "画地为射位曰物"),  # 各以其物: the banner, not the archer's place
+        ("KR1d0044_003.txt", "算", "算，筹也"),  # 無算爵: without count, not the tally
+        ("KR1d0044_010.txt", "侯", "春飨所射侯也"),  # 覲禮: the lords, not the target
+        ("KR1d0044_002.txt", "嗣", "嗣主人之嫡长子将为父后者也"),  # 先妣之嗣: not 特牲's heir
+    ],
+)
+def test_the_teachers_gloss_of_the_shooting_rites_stays_there(file, word, gloss):
+    """The curated glossary's words of the shooting rites (from the 鄉射禮 excerpt) are scoped to
+    them: no card of another rite shows them."""
+    from study.build import load_terms
+    from study.decks.termsenses import rite_senses
+
+    doc = load_document(BOOK / file)
+    terms = load_terms([doc])
+    for rite in doc.rites:
+        for sense in rite_senses(rite, doc.file, terms).get(normalize(word), ()):
+            assert gloss not in {g.gloss for g in sense.glosses}, (rite.name, word)
