@@ -256,3 +256,20 @@ def test_the_teachers_gloss_of_the_shooting_rites_stays_there(file, word, gloss)
     for rite in doc.rites:
         for sense in rite_senses(rite, doc.file, terms).get(normalize(word), ()):
             assert gloss not in {g.gloss for g in sense.glosses}, (rite.name, word)
+
+
+def test_a_rites_card_holds_its_own_senses_not_other_rites_glosses():
+    """Built with the whole book's terms (the `all` package), 士冠禮's 期 is 冠期, not 士昏禮's
+    娶妻之日, and its 宰 is 家臣之長, not the 上卿執政者 or 膳宰 of 大射儀; in 大射儀 the two 宰
+    glossed apart in one stage (戒羣臣) are two senses."""
+    from study.build import load_terms
+    from study.decks.termsenses import rite_senses
+
+    docs = [load_document(BOOK / f) for f in ("KR1d0044_001.txt", "KR1d0044_002.txt", "KR1d0044_006.txt")]
+    terms = load_terms(docs)
+    guan = rite_senses(docs[0].rites[0], docs[0].file, terms)
+    assert {g.gloss for s in guan["期"] for g in s.glosses} == {"冠期"}
+    assert {g.gloss for s in guan["宰"] for g in s.glosses} == {"家臣之長"}
+    she = rite_senses(docs[2].rites[0], docs[2].file, terms)["宰"]
+    groups = [{g.gloss for g in s.glosses} for s in she]
+    assert {"膳宰掌治官饌者"} in groups and any("上卿執政者" in g and "膳宰掌治官饌者" not in g for g in groups)

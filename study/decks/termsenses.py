@@ -137,6 +137,8 @@ def term_senses(t: Term, rite: Rite, file: str, sentences: Sequence[_Sentence] |
         if r not in members:  # explains no occurrence: the sense used in its stage, or the nearest
             if g.scope and normalize(rite.name) not in g.scope:
                 continue  # the teacher's gloss of another rite (纯 = 二算为纯 is not 士冠禮's 纯)
+            if g.formula != "curated" and not g.scope and g.rite and normalize(g.rite) != normalize(rite.name):
+                continue  # the commentary's gloss of another rite that explains nothing here
             where = stage_pos.get(g.stage_id or "", -1)
             r = min(
                 roots,

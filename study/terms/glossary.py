@@ -169,6 +169,19 @@ def _in_its_passage(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set
     return replace(g, pattern="|".join(re.escape(w) for w in windows))
 
 
+def _apart(glosses: list[Gloss], norm: str, explained: Mapping[tuple[str, int], set[str]]) -> list[Gloss]:
+    """A one-character word glossed differently within one stage (宰 = 上卿執政者 and 宰 =
+    膳宰掌治官饌者 in 大射儀's 戒羣臣; 羞 = 進 and 羞 = 肴美): each of those glosses keeps to the
+    words around it where its commentary stands, as a particle's does, so that they stay two senses
+    rather than one card with both."""
+    keys: dict[tuple[str | None, str | None], set[str]] = defaultdict(set)
+    for g in glosses:
+        if g.formula != "curated" and g.line is not None:
+            keys[(g.rite, g.stage_id)].add(search_key(g.gloss.removesuffix("也")))
+    torn = {place for place, k in keys.items() if len(k) > 1}
+    return [_in_its_passage(g, norm, explained) if (g.rite, g.stage_id) in torn and g.line else g for g in glosses]
+
+
 def _scoped(g: Gloss, norm: str, c: CuratedTerm, explained: Mapping[tuple[str, int], set[str]]) -> Gloss:
     """A commentary gloss of a term the teacher scoped (``where``): in the teacher's rites and
     pattern when it is said of a place the pattern fits (中 = 盛算之器 at 「所設中之西」: wherever the
@@ -256,6 +269,8 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
         c = curated_by.get(norm)
         if c and (c.rites or c.pattern):  # the teacher's where scopes the term's every gloss
             glosses = [g if g.formula == "curated" else _scoped(g, norm, c, explained) for g in glosses]
+        elif len(norm) == 1:
+            glosses = _apart(glosses, norm, explained)
         headword = written[norm].most_common(1)[0][0] if written[norm] else norm
         counts = (
             (rite, occurrences(norm, text, c.rites, c.pattern, rite) if c else text.count(norm))

@@ -101,10 +101,12 @@ def gloss_fits(g: Gloss, term: str, text: str, index: int, rite: str, stage_id: 
         m.start() <= index and index + len(key) <= m.end() for m in re.finditer(g.pattern, norm)
     ):
         return False
-    if g.formula == "curated" or g.pattern is not None or g.scope:
+    if g.formula == "curated" or g.scope:
         return True  # where the teacher says it applies
     if g.rite is not None and normalize(g.rite) != normalize(rite):
         return False
+    if g.pattern is not None:
+        return True  # the words around it where its commentary stands (glossary.particle …)
     return len(key) > 2 or stage_id is None or g.stage_id is None or g.stage_id == stage_id
 
 
