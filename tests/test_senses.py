@@ -273,3 +273,16 @@ def test_a_rites_card_holds_its_own_senses_not_other_rites_glosses():
     she = rite_senses(docs[2].rites[0], docs[2].file, terms)["宰"]
     groups = [{g.gloss for g in s.glosses} for s in she]
     assert {"膳宰掌治官饌者"} in groups and any("上卿執政者" in g and "膳宰掌治官饌者" not in g for g in groups)
+
+
+def test_a_two_character_word_glossed_two_ways_in_one_stage_is_two_senses():
+    """吾子 in 士昏禮's 納采 is the bride's father as the messenger calls him (使者稱女父) and the
+    messenger as the father answers (使者): two cards, each with its sentence."""
+    from study.build import load_terms
+    from study.decks.termsenses import rite_senses
+
+    doc = load_document(BOOK / "KR1d0044_002.txt")
+    senses = rite_senses(doc.rites[0], doc.file, load_terms([doc]))["吾子"]
+    groups = [{g.gloss for g in s.glosses} for s in senses]
+    assert {"使者稱女父"} in groups and {"使者"} in groups
+    assert len({s.example.text for s in senses if s.example}) == len(senses)

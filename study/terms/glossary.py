@@ -170,10 +170,10 @@ def _in_its_passage(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set
 
 
 def _apart(glosses: list[Gloss], norm: str, explained: Mapping[tuple[str, int], set[str]]) -> list[Gloss]:
-    """A one-character word glossed differently within one stage (宰 = 上卿執政者 and 宰 =
-    膳宰掌治官饌者 in 大射儀's 戒羣臣; 羞 = 進 and 羞 = 肴美): each of those glosses keeps to the
-    words around it where its commentary stands, as a particle's does, so that they stay two senses
-    rather than one card with both."""
+    """A word of one or two characters glossed differently within one stage (宰 = 上卿執政者 and
+    宰 = 膳宰掌治官饌者 in 大射儀's 戒羣臣; 吾子 = 使者稱女父 and 吾子 = 使者 in 士昏禮's 納采; 拜辱 =
+    拜迎 and 拜送): each of those glosses keeps to the words around it where its commentary stands,
+    as a particle's does, so that they stay two senses rather than one card with both."""
     keys: dict[tuple[str | None, str | None], set[str]] = defaultdict(set)
     for g in glosses:
         if g.formula != "curated" and g.line is not None:
@@ -269,7 +269,7 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
         c = curated_by.get(norm)
         if c and (c.rites or c.pattern):  # the teacher's where scopes the term's every gloss
             glosses = [g if g.formula == "curated" else _scoped(g, norm, c, explained) for g in glosses]
-        elif len(norm) == 1:
+        elif len(norm) <= 2:
             glosses = _apart(glosses, norm, explained)
         headword = written[norm].most_common(1)[0][0] if written[norm] else norm
         counts = (
