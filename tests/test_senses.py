@@ -286,3 +286,18 @@ def test_a_two_character_word_glossed_two_ways_in_one_stage_is_two_senses():
     groups = [{g.gloss for g in s.glosses} for s in senses]
     assert {"使者稱女父"} in groups and {"使者"} in groups
     assert len({s.example.text for s in senses if s.example}) == len(senses)
+
+
+def test_the_teachers_wall_is_not_taught_on_order():
+    """序 in 士冠禮 is only 「禮儀有序」 (order): the teacher's 序 = the wall (kept to 東序, 西序,
+    序端 …) is not on its card; in 鄉射禮 it is, with a sentence where 序 is the wall."""
+    from study.build import load_terms
+    from study.decks.termsenses import rite_senses
+
+    guan = load_document(BOOK / "KR1d0044_001.txt")
+    (order,) = rite_senses(guan.rites[0], guan.file, load_terms([guan]))["序"]
+    assert {g.gloss for g in order.glosses} == {"始加再加之次序"}
+    she = load_document(BOOK / "KR1d0044_004.txt")
+    (wall,) = rite_senses(she.rites[0], she.file, load_terms([she]))["序"]
+    assert "东西墙谓之序" in {g.gloss for g in wall.glosses}
+    assert re.search("[東西]序|序[端内東西南北下]", wall.example.text)

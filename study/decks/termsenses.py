@@ -139,6 +139,8 @@ def term_senses(t: Term, rite: Rite, file: str, sentences: Sequence[_Sentence] |
                 continue  # the teacher's gloss of another rite (纯 = 二算为纯 is not 士冠禮's 纯)
             if g.formula != "curated" and not g.scope and g.rite and normalize(g.rite) != normalize(rite.name):
                 continue  # the commentary's gloss of another rite that explains nothing here
+            if g.pattern is not None:
+                continue  # kept to places none of which is here (序 the wall: not 禮儀有序, 'order')
             where = stage_pos.get(g.stage_id or "", -1)
             r = min(
                 roots,
