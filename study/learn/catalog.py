@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from ..decks.items import PassageItem, Sequence_
-from ..model import Term
+from ..model import Gloss, Term
 from ..terms.senses import gloss_key, senses_at, terms_sharing_gloss
 from ..text.normalize import normalize
 from .grading import OrderMode
@@ -86,16 +86,20 @@ def family_of_id(item_id: str) -> str:
     return Family.ORDER
 
 
+def example_sense(term: Term) -> tuple[Gloss, ...]:
+    """The glosses that explain the term where its example sentence uses it (senses_at), or none."""
+    ex = term.example
+    at = normalize(ex.text).find(term.normalized) if ex is not None else -1
+    return senses_at(term, ex.text, at, ex.rite, ex.stage_id) if ex is not None and at >= 0 else ()
+
+
 def main_gloss(term: Term) -> str:
     """The gloss a question shows: the sense of the term's example sentence (senses_at: the gloss
     that explains that occurrence, from the text first), else the first from the text, else the
     first curated one."""
-    ex = term.example
-    at = normalize(ex.text).find(term.normalized) if ex is not None else -1
-    if ex is not None and at >= 0:
-        fits = senses_at(term, ex.text, at, ex.rite, ex.stage_id)
-        if fits:
-            return next((g for g in fits if g.line is not None), fits[0]).gloss
+    fits = example_sense(term)
+    if fits:
+        return next((g for g in fits if g.line is not None), fits[0]).gloss
     from_text = [g for g in term.glosses if g.line is not None]
     return (from_text or list(term.glosses))[0].gloss
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..text.display import shown
 from ..text.translation import usual_name
-from .catalog import Catalog, Family, QuizItem
+from .catalog import Catalog, Family, QuizItem, example_sense
 
 MAX_GLOSSES = 4
 
@@ -61,7 +61,7 @@ def teaching(item: QuizItem, catalog: Catalog) -> dict[str, object]:
                 "stage": _stage(catalog, g.stage_id),
                 "line": g.line,
             }
-            for g in term.glosses[:MAX_GLOSSES]
+            for g in (example_sense(term) or term.glosses)[:MAX_GLOSSES]  # one sense: its example's
         ]
         example = None
         if term.example is not None:
