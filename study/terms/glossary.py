@@ -9,6 +9,7 @@ import weakref
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 
 from ..model import Document, Example, Gloss, Segment, Stage, Term
@@ -136,8 +137,13 @@ def note_words(stage: Stage, seg: Segment) -> str | None:
     """The classical words of a stage's notes (記) that a segment of their commentary explains:
     those before its 【…】, as written; None if the segment is not found there."""
     head = seg.text[:12]
-    runs = re.findall(r"([^【】]*)【([^【】]*)】", stage.notes)
-    return next((run.strip("\u3000 ") for run, block in runs if head and head in block), None)
+    return next((run.strip("\u3000 ") for run, block in _note_runs(stage.notes) if head and head in block), None)
+
+
+@lru_cache(maxsize=1024)
+def _note_runs(notes: str) -> list[tuple[str, str]]:
+    """A stage's notes as (classical words, the 【…】 after them), read once per notes."""
+    return re.findall(r"([^【】]*)【([^【】]*)】", notes)
 
 
 def particle(norm: str) -> bool:
@@ -159,6 +165,11 @@ def _windows(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]])
     return sorted(windows, key=lambda w: (-len(w), w))
 
 
+def _kept_to(windows: Sequence[str]) -> str:
+    """The pattern of a gloss kept to ``windows`` (the words around it where it was said)."""
+    return "|".join(re.escape(w) for w in windows)
+
+
 def _in_its_passage(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]]) -> Gloss:
     """A particle's commentary gloss kept to the words around it in the passage its commentary
     explains (若 = 順 in 「先妣之嗣若則有常」, not in 「若衣若笄」 of the same stage): its ``pattern``.
@@ -166,7 +177,7 @@ def _in_its_passage(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set
     windows = _windows(g, norm, explained)
     if not windows or g.pattern is not None:
         return g
-    return replace(g, pattern="|".join(re.escape(w) for w in windows))
+    return replace(g, pattern=_kept_to(windows))
 
 
 def _apart(glosses: list[Gloss], norm: str, explained: Mapping[tuple[str, int], set[str]]) -> list[Gloss]:
@@ -190,7 +201,7 @@ def _scoped(g: Gloss, norm: str, c: CuratedTerm, explained: Mapping[tuple[str, i
     鄉射禮 uses 中 in all three senses)."""
     windows = _windows(g, norm, explained) if len(norm) == 1 and c.pattern else []
     if windows and not any(re.search(c.pattern or "", w) for w in windows):  # (its own place, its own rite:
-        return replace(g, pattern="|".join(re.escape(w) for w in windows))  # 中月而禫 of 士虞禮 is 間 too)
+        return replace(g, pattern=_kept_to(windows))  # 中月而禫 of 士虞禮 is 間 too)
     return replace(g, pattern=c.pattern, scope=c.rites)
 
 
