@@ -233,6 +233,44 @@ def test_doubtful_words_accept_the_second_reading_their_references_allow():
     assert readings_in("厭", "賔厭介入門左") == ("yè",)  # 揖厭: one reading only
 
 
+@pytest.mark.parametrize(
+    ("word", "context", "reading"),
+    [  # fourth review: the headwords of `study terms` over the whole book, in their example sentences
+        ("軷", "出祖釋軷祭酒脯乃飲酒于其側", "bá"),
+        ("軒輖", "翭矢一乗骨鏃短衛志矢一乗軒輖中亦短衛", "xuān zhì"),
+        ("饎爂", "尸卒食而祭饎爂饔爂", "chì cuàn"),
+        ("亡", "為銘各以其物亡則以緇長半幅䞓末長終幅廣三寸", "wú"),
+        ("亡", "大夫素服哭于社亦如之亡將失城則皆哭七日", "wáng"),
+        ("辟", "絞一幅為三不辟衿五幅無紞", "pì"),
+        ("辟", "無事不辟廟門哭", "pì"),
+        ("辟", "長下膝有前後裳不辟長及觳", "bì"),
+        ("辟", "朝夕哭不辟子夘", "bì"),
+        ("相爵", "尸卒爵祝受不相爵主人拜尸答拜", "xiàng jué"),
+        ("相", "司士贊者二人皆合執二俎以相從入", "xiāng"),
+        ("脾", "祝俎脾脡脊二骨脇二骨膚一離肺一", "bì"),
+        ("脾", "東方之饌四豆脾析蜱醢葵菹蠃醢", "pí"),
+    ],
+)
+def test_the_books_terms_take_their_classical_reading_in_their_example(word, context, reading):
+    assert reading_in(word, context) == reading
+
+
+def test_the_books_terms_accept_the_second_reading_their_references_allow():
+    assert readings_in("亡", "為銘各以其物亡則以緇長半幅") == ("wú", "wáng")
+    assert readings_in("脾", "祝俎脾脡脊二骨") == ("bì", "pí")
+    assert readings_in("軒輖", "志矢一乗軒輖中亦短衛") == ("xuān zhì", "xuān zhōu")
+    assert readings_in("軷", "出祖釋軷祭酒脯") == ("bá",)
+
+
+def test_every_term_of_the_book_is_read_in_pinyin(book):
+    """A character pypinyin cannot read (軷 and 輖 as the normaliser writes them) is never shown as the reading."""
+    from study.build import load_terms
+
+    syllable = re.compile(r"^[a-zü]*[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ][a-zü]*$")
+    unread = [(t.term, t.pinyin) for t in load_terms(book.documents) if not all(map(syllable.match, t.pinyin.split()))]
+    assert unread == []
+
+
 def test_a_word_standing_twice_is_read_where_it_stands():
     assert reading_in("樂", "請以樂樂于賔") == "yuè"
     assert reading_in("樂", "請以樂樂于賔", at=3) == "lè"
