@@ -228,3 +228,20 @@ def test_related_items_found_from_the_catalogs_index_choose_as_the_facts_of_toda
         first_due = min(due, key=due.get) if due else None
         skipped += first_due is not None and plain is not None and plain.id != first_due
     assert skipped > 20
+
+
+def test_the_agendas_reads_of_todays_and_due_cards_touch_only_indexes(tmp_path):
+    """/api/next reads a learner's today's cards and most overdue cards on every request: from
+    indexes holding every column asked (0005, 0006), not the cards' rows (their FSRS JSON)."""
+    from study.learn.cardreads import _DUE_FIRST, _TODAY
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'plan.sqlite'}")
+    upgrade(engine)
+    params = {"learner_id": 1, "start": T0, "now": T0}
+    with engine.connect() as conn:
+        for statement in (_TODAY, _DUE_FIRST):
+            statement.rows(conn, params)  # compiled for the dialect
+            form = statement._forms["sqlite"]  # noqa: SLF001
+            plan = conn.exec_driver_sql("EXPLAIN QUERY PLAN " + form.sql, form.args(params)).all()
+            assert any("USING COVERING INDEX" in row[-1] for row in plan), plan
+    engine.dispose()

@@ -39,7 +39,7 @@ _DUE_ALL = (
         (cards.c.learner_id == sa.bindparam("learner_id"))
         & (cards.c.due <= sa.bindparam("now", type_=cards.c.due.type))
     )
-    .order_by(cards.c.due)  # the index (learner_id, due) reads them in this order
+    .order_by(cards.c.due)  # the index (learner_id, due, item_id) reads them in this order
 )
 DUE_FIRST = 32  # due cards read at first: the most overdue (see ReviewStore.agenda)
 _DUE, _DUE_FIRST = Prepared(_DUE_ALL), Prepared(_DUE_ALL.limit(DUE_FIRST))

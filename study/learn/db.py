@@ -116,7 +116,8 @@ cards = sa.Table(
     sa.Column("reps", sa.Integer, nullable=False, default=0),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("last_review", UTCDateTime, nullable=True),
-    sa.Index("ix_cards_learner_due", "learner_id", "due"),
+    # a learner's due cards in due order without reading the rows (0006): read by every /api/next
+    sa.Index("ix_cards_learner_due_item", "learner_id", "due", "item_id"),
     # today's cards of a learner without reading the rows (0005): what /api/next reads every time
     sa.Index("ix_cards_learner_reviewed", "learner_id", "last_review", "created_at", "item_id"),
 )
