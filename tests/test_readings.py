@@ -249,6 +249,9 @@ def test_doubtful_words_accept_the_second_reading_their_references_allow():
         ("相", "司士贊者二人皆合執二俎以相從入", "xiāng"),
         ("脾", "祝俎脾脡脊二骨脇二骨膚一離肺一", "bì"),
         ("脾", "東方之饌四豆脾析蜱醢葵菹蠃醢", "pí"),
+        ("差", "夏祝淅米差盛之", "chāi"),
+        ("贊見", "質明贊見于舅姑席于阼", "zàn xiàn"),
+        ("俟見", "夙興婦沐浴纚笄宵衣以俟見", "sì jiàn"),
     ],
 )
 def test_the_books_terms_take_their_classical_reading_in_their_example(word, context, reading):
@@ -260,6 +263,11 @@ def test_the_books_terms_accept_the_second_reading_their_references_allow():
     assert readings_in("脾", "祝俎脾脡脊二骨") == ("bì", "pí")
     assert readings_in("軒輖", "志矢一乗軒輖中亦短衛") == ("xuān zhì", "xuān zhōu")
     assert readings_in("軷", "出祖釋軷祭酒脯") == ("bá",)
+    assert readings_in("差", "夏祝淅米差盛之") == ("chāi", "cuō")
+    assert readings_in("放", "籩與篚于房中放于西方") == ("fǎng", "fàng")  # 鄭注 猶依也; 蔡德晉 放置也
+    assert readings_in("差", "御者差沐於堂上") == ("chāi", "cuō")  # 蔡德晉 差猶摩也
+    assert readings_in("殽", "衆賓及公有司皆殽烝") == ("yáo", "xiáo")  # 蔡德晉 殽雜也
+    assert readings_in("贊見", "質明贊見于舅姑") == ("zàn xiàn", "zàn jiàn")
 
 
 def test_every_term_of_the_book_is_read_in_pinyin(book):
