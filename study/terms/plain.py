@@ -23,9 +23,10 @@ from ..text.commentary import commentators
 from ..text.normalize import normalize
 from .glossrules import Context
 from .plaincheck import gloss_ok, head_ok
+from .plainedge import gu_yue, mao, spelt_in, wei_edge
 from .plainfound import FORMULA, Found
 from .plaintool import tools
-from .plainwalk import kind_of, walk
+from .plainwalk import _head_at, kind_of, walk
 from .plainyue import read_yue
 
 
@@ -79,6 +80,7 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
         quote = max((q for q in quotes if q <= start), default=-1)
         if quote >= 0 and not any(quote < v <= start for v in voices):
             continue  # 「戴氏記曰…嚌肺嘗禮也」: another book quoted, until a commentator speaks again
+        yield from gu_yue(text, norm, start, end, speaker, ctx)  # 「再請之故曰固」
         yue = list(read_yue(norm, start, end, ctx))
         for ys, ye, xs, xe, formula in yue:
             yield Found(text[xs:xe], text[ys:ye], formula.removesuffix("-open"), ys, speaker, path=formula)
@@ -94,8 +96,14 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
             if closed and m and gloss_ok(m[3]) and head_ok(norm[xs:xe]):  # 「體全曰純謂左右胖合而升之也」
                 yield Found(text[xs:xe], text[xe + len(m[2]) : end], FORMULA[m[2]], xs, speaker, path="yue-marker")
             continue
-        yield from walk(text, norm, start, end, closed, speaker, ctx)
+        walked = list(walk(text, norm, start, end, closed, speaker, ctx))
+        yield from walked
         yield from kind_of(text, norm, start, end, closed, speaker, ctx)
+        said = {f.offset for f in walked}
+        yield from (f for f in wei_edge(text, norm, start, end, closed, speaker, ctx) if f.offset not in said)
+        yield from (f for f in mao(text, norm, start, end, speaker, ctx) if f.offset not in said)  # 「蹙恭敬不寧之貌」
+        if start not in said:  # 「以命升以君命升之也」
+            yield from spelt_in(text, norm, start, end, closed, speaker, ctx, _head_at(norm, start, end, ctx))
         for hs, he, gs, ge, how in tools(norm, start, end, closed, ctx):  # 「甑所以炊甗所以盛米」
             yield Found(text[hs:he], text[gs:ge], "qi", hs, speaker, how, "walk-tool")
 

@@ -1,0 +1,64 @@
+"""The narrow readings of study/terms/plainedge.py, each on a real line of the book it alone reads,
+and a near shape on another line that it must refuse."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from study.build import load_document
+from study.terms.glosses import extract_glosses
+
+BOOK = Path(__file__).resolve().parents[1] / "decks" / "texts"
+
+
+@cache
+def _at(file: str, line: int) -> dict[tuple[str, str], str]:
+    """(term, gloss) → rule of the glosses extracted at one line of the book."""
+    glosses = extract_glosses(load_document(BOOK / file), review=False)
+    return {(g.context, g.gloss): g.rule for g in glosses if g.line == line}
+
+
+def test_a_phrase_of_the_text_opening_with_jiang_is_glossed_by_wei():
+    # 008:35 「○髙紫超曰將走見謂將趨而出謁也」
+    assert _at("KR1d0044_008.txt", 35).get(("將走見", "將趨而出謁")) == "k:wei:wei-edge:end:mid"
+
+
+def test_a_doer_glossed_by_wei_is_named_by_who():
+    # 006:419 「釋獲者謂太史也」
+    assert _at("KR1d0044_006.txt", 419).get(("釋獲者", "太史")) == "k:wei:wei-edge:end:short"
+
+
+def test_a_doer_glossed_by_wei_with_a_description_of_a_kinship_is_not_read():
+    # 012:104 「親者謂斬齊大功之親兼男女言之也」: runs on into what the word covers, no who
+    assert not [k for k, rule in _at("KR1d0044_012.txt", 104).items() if "wei-edge" in rule]
+
+
+def test_a_phrase_of_the_text_spelt_out_with_characters_put_in_is_read():
+    # 006:150 「以命升以君命升之也」
+    assert _at("KR1d0044_006.txt", 150).get(("以命升", "以君命升之")) == "k:ye:spelt-in:end:mid"
+
+
+def test_a_phrase_spelt_out_into_what_comes_next_is_not_read():
+    # 012:838 「適饌適新饌将復奠也」: 將 tells what follows, a purpose
+    assert not [k for k, rule in _at("KR1d0044_012.txt", 838).items() if "spelt-in" in rule]
+
+
+def test_what_a_word_is_called_for_by_gu_yue_is_its_gloss():
+    # 008:31 「…非徒為辭讓之虚文也再請之故曰固」
+    assert _at("KR1d0044_008.txt", 31).get(("固", "再請之")) == "k:yue:yue-gu:mid"
+
+
+def test_a_judgement_before_gu_yue_is_not_a_gloss():
+    # 002:141 「…納徵於六禮為盛故曰重禮…」: why the rite is called weighty, not what it is
+    assert not [k for k in _at("KR1d0044_002.txt", 141) if k[0] == "重禮"]
+
+
+def test_a_manner_glossed_by_how_it_looks_is_read():
+    # 008:108 「…容容貌也彌甚也蹙恭敬不寧之貌」
+    assert _at("KR1d0044_008.txt", 108).get(("蹙", "恭敬不寧之貌")) == "k:ye:mao:mid"
+
+
+def test_a_manner_the_commentary_then_rejects_is_not_read():
+    # 002:381 「疑者正立自定之貌非也」: the reading of 疑 quoted to be refuted
+    assert not [k for k, rule in _at("KR1d0044_002.txt", 381).items() if "mao" in rule]
