@@ -268,6 +268,7 @@ def test_the_books_terms_accept_the_second_reading_their_references_allow():
     assert readings_in("放", "籩與篚于房中放于西方") == ("fǎng", "fàng")  # 鄭注 猶依也; 蔡德晉 放置也
     assert readings_in("差", "御者差沐於堂上") == ("chāi", "cuō")  # 蔡德晉 差猶摩也
     assert readings_in("殽", "衆賓及公有司皆殽烝") == ("yáo", "xiáo")  # 蔡德晉 殽雜也
+    assert readings_in("燕養", "燕養饋羞湯沐之饌如他日") == ("yàn yǎng", "yàn yàng")
     assert readings_in("贊見", "質明贊見于舅姑") == ("zàn xiàn", "zàn jiàn")
 
 
