@@ -62,3 +62,22 @@ def test_a_manner_glossed_by_how_it_looks_is_read():
 def test_a_manner_the_commentary_then_rejects_is_not_read():
     # 002:381 「疑者正立自定之貌非也」: the reading of 疑 quoted to be refuted
     assert not [k for k, rule in _at("KR1d0044_002.txt", 381).items() if "mao" in rule]
+
+
+def test_a_word_glossed_and_then_identified_by_ji_is_read_both_ways():
+    # 006:50 「…建鼓以木貫鼓腹植立即楹鼓也」
+    found = _at("KR1d0044_006.txt", 50)
+    assert found.get(("建鼓", "以木貫鼓腹植立")) == "k:ye:ji-tail-head:end:long"
+    assert found.get(("建鼓", "楹鼓")) == "k:ji:ji-tail:end:short"
+
+
+def test_characters_said_interchangeable_are_not_a_meaning():
+    # 006:55 「頌誦通即歌也」: 歌 is read, 誦通 is not
+    found = _at("KR1d0044_006.txt", 55)
+    assert found.get(("頌", "歌")) == "k:ji:ji-tail:end:short"
+    assert ("頌", "誦通") not in found
+
+
+def test_ji_meaning_then_after_an_act_is_not_read():
+    # 007:27 「戒不速賓聞戒即至不再召也」: 即 'at once', the guests come when told
+    assert not [k for k, rule in _at("KR1d0044_007.txt", 27).items() if "ji-tail" in rule]

@@ -23,7 +23,7 @@ from ..text.commentary import commentators
 from ..text.normalize import normalize
 from .glossrules import Context
 from .plaincheck import gloss_ok, head_ok
-from .plainedge import gu_yue, mao, spelt_in, wei_edge
+from .plainedge import gu_yue, ji_tail, mao, spelt_in, wei_edge
 from .plainfound import FORMULA, Found
 from .plaintool import tools
 from .plainwalk import _head_at, kind_of, walk
@@ -103,7 +103,9 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
         yield from (f for f in wei_edge(text, norm, start, end, closed, speaker, ctx) if f.offset not in said)
         yield from (f for f in mao(text, norm, start, end, speaker, ctx) if f.offset not in said)  # 「蹙恭敬不寧之貌」
         if start not in said:  # 「以命升以君命升之也」
-            yield from spelt_in(text, norm, start, end, closed, speaker, ctx, _head_at(norm, start, end, ctx))
+            head = _head_at(norm, start, end, ctx)
+            yield from spelt_in(text, norm, start, end, closed, speaker, ctx, head)
+            yield from ji_tail(text, norm, start, end, closed, speaker, ctx, head)  # 「頌誦通即歌也」
         for hs, he, gs, ge, how in tools(norm, start, end, closed, ctx):  # 「甑所以炊甗所以盛米」
             yield Found(text[hs:he], text[gs:ge], "qi", hs, speaker, how, "walk-tool")
 

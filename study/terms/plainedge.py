@@ -12,6 +12,11 @@ each a path of its own so the gate (study/terms/gate.py) weighs it apart:
 - ``yue-gu``: ``Y故曰X`` where Y is the whole stretch before 故曰 (from the clause start or the
   previous X) and says what X is (「再請之故曰固」「冒上者方正故曰質冒下身者漸狹故曰殺」), not why
   (「納徵於六禮為盛故曰重禮」: 為, a judgement) — X a word of the text that does not run on.
+- ``ji-tail``: ``XA即B也`` at the start of a clause, X a word of the text (not an act) glossed by
+  A and identified by B (「建鼓以木貫鼓腹植立即楹鼓也」「鄉服鄉飲之服即朝服也」「頌誦通即歌也」):
+  B is read (path ji-tail), and A too unless it says the characters are interchangeable (…通);
+  not 即 'go to' (即筵, 即位: 即 with a word of the text) nor 即 'then' (「戒不速賓聞戒即至…」: an
+  act).
 - ``mao``: ``X[者]Y之貌`` at the start of a clause (or after 凡言): a manner glossed by how it
   looks (「蹙恭敬不寧之貌」「凡言疑者立不定之貌」), unless the commentary then rejects it (…非也).
 
@@ -24,7 +29,7 @@ import re
 from collections.abc import Iterator
 
 from .glossrules import Context, person
-from .plaincheck import gloss_ok, head_ok, in_order
+from .plaincheck import gloss_ok, has_act, head_ok, in_order
 from .plainfound import Found
 
 MAX_HEAD = 6
@@ -120,3 +125,22 @@ def mao(text: str, norm: str, start: int, end: int, speaker: str | None, ctx: Co
     gloss = norm[g_start : m.end()]
     if 4 <= len(gloss) <= 10 and not re.search("谓|故|盖|将|所以|非", gloss) and not norm.startswith("非", m.end()):
         yield Found(text[pos : pos + len(head)], text[g_start : m.end()], "ye", pos, speaker, "", "mao")
+
+
+def ji_tail(
+    text: str, norm: str, start: int, end: int, closed: bool, speaker: str | None, ctx: Context, head: str
+) -> Iterator[Found]:
+    """「建鼓以木貫鼓腹植立即楹鼓也」: ``head`` (the word of the text opening the clause) glossed by
+    what stands before 即 and identified by what follows it."""
+    at = norm.rfind("即", start + len(head), end)
+    if not closed or not head or len(head) > 3 or not head_ok(head) or has_act(head) or at < 0:
+        return
+    said, same = norm[start + len(head) : at], norm[at + 1 : end]
+    if not (2 <= len(said) <= 8 and 1 <= len(same) <= 6 and gloss_ok(said) and gloss_ok(same)):
+        return
+    if "谓" in said or "即" in said or "即" + same[:1] in ctx.rite_text:
+        return
+    term = text[start : start + len(head)]
+    if not said.endswith("通"):  # 「頌誦通」: the characters are interchangeable, not a meaning
+        yield Found(term, text[start + len(head) : at], "ye", start, speaker, "end", "ji-tail-head")
+    yield Found(term, text[at + 1 : end], "ji", start, speaker, "end", "ji-tail")
