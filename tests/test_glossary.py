@@ -186,6 +186,28 @@ def test_every_curated_entry_cites_a_real_line_or_a_named_work(xiangshe, tesheng
         ("terms:\n  - term: 觯\n    category: vessel\n    glosses:\n      - gloss: 酒器\n", 5, "names no source"),
         ("terms:\n  - term: ''\n    glosses: []\n", 2, "term: must be a non-empty headword"),
         ("version: 1\ncolour: red\n", 2, "unknown key 'colour'"),
+        (
+            "terms:\n  - term: 个\n    glosses:\n      - gloss: 一矢\n        source: 《仪礼注》\n        scope: 一个\n",
+            6,
+            "个: unknown key 'scope' in a gloss",
+        ),
+        (
+            "terms:\n  - term: 个\n    glosses:\n      - source: 《仪礼注》\n        where: {pattern: 一个}\n",
+            4,
+            "个: a gloss without its text",
+        ),
+        (
+            "terms:\n  - term: 个\n    glosses:\n      - gloss: 一矢\n        source: 《仪礼注》\n"
+            "        where: {rite: [乡射礼]}\n",
+            6,
+            "个: where must be a mapping with rites and/or pattern (not 'rite')",
+        ),
+        (
+            "terms:\n  - term: 个\n    glosses:\n      - gloss: 一矢\n        source: 《仪礼注》\n"
+            "        where: {pattern: 一矢}\n",
+            6,
+            "个: where.pattern must contain the term",
+        ),
         ("terms: [\n", 2, "invalid YAML"),
     ],
 )
@@ -248,3 +270,21 @@ def test_a_commentator_named_after_a_gloss_does_not_speak_it():
     doc = load_document(TEXTS / "KR1d0044_003.txt")
     found = [g for g in extract_glosses(doc) if g.context == "徵" and g.gloss == "召"]
     assert [(g.speaker, g.line) for g in found] == [("蔡德晉", 487)]
+
+
+def test_each_curated_gloss_may_say_where_it_applies():
+    """A gloss's own where (rites, pattern) replaces the term's, key by key; a gloss without one
+    keeps the term's."""
+    text = (
+        "terms:\n  - term: 个\n    where: {rites: [乡射礼]}\n    glosses:\n"
+        "      - gloss: 一矢\n        source: 《仪礼注》\n        where: {pattern: '[一二三]个'}\n"
+        "      - gloss: 偏侧为个\n        source: 《仪礼注》\n        where: {rites: [大射仪], pattern: '[左右]个'}\n"
+        "      - gloss: 枚\n        source: 《仪礼注》\n"
+    )
+    (ge,) = parse_curated(text, "g.yaml").terms
+    assert [ge.where(i) for i in range(3)] == [
+        (("乡射礼",), "[一二三]个"),
+        (("大射仪",), "[左右]个"),
+        (("乡射礼",), None),
+    ]
+    assert ge.scoped

@@ -289,15 +289,61 @@ def test_a_two_character_word_glossed_two_ways_in_one_stage_is_two_senses():
 
 
 def test_the_teachers_wall_is_not_taught_on_order():
-    """序 in 士冠禮 is only 「禮儀有序」 (order): the teacher's 序 = the wall (kept to 東序, 西序,
-    序端 …) is not on its card; in 鄉射禮 it is, with a sentence where 序 is the wall."""
+    """序 in 士冠禮 is 「禮儀有序」 (order) and the east wall of 「直東序西面」: the teacher's 序 = the
+    wall (kept to 東序, 西序, 序端 …) is taught with 東序 — inside that word of the lexicon, as its
+    pattern says — and never on 禮儀有序; in 鄉射禮 it is, with a sentence where 序 is the wall."""
     from study.build import load_terms
     from study.decks.termsenses import rite_senses
 
     guan = load_document(BOOK / "KR1d0044_001.txt")
-    (order,) = rite_senses(guan.rites[0], guan.file, load_terms([guan]))["序"]
+    senses = rite_senses(guan.rites[0], guan.file, load_terms([guan]))["序"]
+    (order,) = [s for s in senses if "禮儀有序" in s.example.text]
     assert {g.gloss for g in order.glosses} == {"始加再加之次序"}
+    (wall,) = [s for s in senses if s is not order]
+    assert "东西墙谓之序" in {g.gloss for g in wall.glosses} and "東序" in wall.example.text
     she = load_document(BOOK / "KR1d0044_004.txt")
     (wall,) = rite_senses(she.rites[0], she.file, load_terms([she]))["序"]
     assert "东西墙谓之序" in {g.gloss for g in wall.glosses}
     assert re.search("[東西]序|序[端内東西南北下]", wall.example.text)
+
+
+def _hl(html: str) -> list[str]:
+    """The words a card's HTML marks (``<b class="hl">``)."""
+    return re.findall(r'<b class="hl">(.*?)</b>', html)
+
+
+def test_the_teachers_ge_is_two_senses_each_with_its_own_examples():
+    """个 in 鄉射禮 and 大射儀: the teacher's 一个，一矢也 (an arrow: 挾一个, 取一个) and 偏侧为个 (the
+    target's side-pieces: 左个, 右个, 上个) are two senses, each with a sentence using it in that
+    sense; and 士虞禮's commentary 个 = 枚 (俎釋三个) stays in its own rite."""
+    from study.build import load_terms
+    from study.decks.termsenses import rite_senses
+
+    docs = [load_document(BOOK / f) for f in ("KR1d0044_004.txt", "KR1d0044_006.txt", "KR1d0044_014.txt")]
+    terms = load_terms(docs)
+    ge = next(t for t in terms if t.normalized == "个")
+    for doc in docs[:2]:
+        senses = rite_senses(doc.rites[0], doc.file, terms)["个"]
+        by_gloss = {g.gloss: s for s in senses for g in s.glosses}
+        arrow, side = by_gloss["一个，一矢也。凡奇曰个"], by_gloss["偏侧为个"]
+        assert len(senses) == 2 and arrow is not side, doc.file
+        assert "偏侧为个" not in {g.gloss for g in arrow.glosses} and "枚" not in by_gloss
+        for sense, before in ((arrow, "一二三四五六七八九十"), (side, "左右上下")):
+            key = normalize(sense.example.text)
+            assert key[sense.at] == "个" and key[sense.at - 1] in before, (doc.file, sense.example.text)
+        # the sense of each occurrence: the arrow at 挾一个, the side-piece at 適右个
+        assert [g.gloss for g in senses_at(ge, "搢三挾一个", 4, doc.rites[0].name)] == ["一个，一矢也。凡奇曰个"]
+        assert [g.gloss for g in senses_at(ge, "適右个薦俎", 2, doc.rites[0].name)] == ["偏侧为个"]
+    (yu,) = rite_senses(docs[2].rites[0], docs[2].file, terms)["个"]
+    assert [g.gloss for g in yu.glosses] == ["枚"] and "釋三" in yu.example.text
+
+
+def test_a_ge_card_marks_the_ge_of_its_own_sense():
+    """The 鄉射禮 deck has a note per sense of 个; each front marks one 个, the one of its sense."""
+    notes = plan_deck(load_deckspec(ROOT / "decks" / "xiangshe.yaml"), Sources())
+    ge = [n for n in notes if n.model == "term" and n.field("Term") == "个"]
+    shown = {re.sub("<[^>]+>", "", n.field("Glosses")).split("礼经本义")[0]: n.field("Sense") for n in ge}
+    assert set(shown) == {"一个，一矢也。凡奇曰个", "偏侧为个"}
+    for gloss, before in (("一个，一矢也。凡奇曰个", "一二三四五六七八九十"), ("偏侧为个", "左右上下")):
+        assert _hl(shown[gloss]) == ["个"]
+        assert re.search(f'[{before}]<b class="hl">个</b>', shown[gloss]), shown[gloss]

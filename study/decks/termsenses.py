@@ -101,20 +101,10 @@ def term_senses(t: Term, rite: Rite, file: str, sentences: Sequence[_Sentence] |
     for i, g in enumerate(t.glosses):
         first_key.setdefault(gloss_key(g.gloss), i)
         union(i, first_key[gloss_key(g.gloss)])
-    index = {id(g): i for i, g in enumerate(t.glosses)}
-    uses: list[tuple[int, int, tuple[int, ...]]] = []  # (sentence, at, gloss indices) in text order
-    for in_words in (False, True):  # 楹 used only in 楹間 is still shown there
-        for k, s in enumerate(sentences):
-            if t.normalized not in s.key:
-                continue
-            for at in occurrences(s.key, t.normalized, in_words=in_words):
-                fits = tuple(index[id(g)] for g in senses_at(t, s.text, at, rite.name, s.stage.id))
-                if fits:
-                    for i in fits[1:]:
-                        union(i, fits[0])
-                    uses.append((k, at, fits))
-        if uses:
-            break
+    uses = _uses(t, rite, sentences)
+    for _, _, fits in uses:
+        for i in fits[1:]:
+            union(i, fits[0])
     stage_pos = {st.id: i for i, st in enumerate(rite.stages)}
     roots: list[int] = []  # senses in order of first use
     for _, _, fits in uses:
@@ -162,7 +152,7 @@ def term_senses(t: Term, rite: Rite, file: str, sentences: Sequence[_Sentence] |
             ((k, at) for k, at, fits in uses if find(fits[0]) == r),
             key=lambda m: not (glossed & sentences[m[0]].lines),
         )
-        k, text, at = _example(t, sentences, [m for m in mine if m[0] not in taken] + mine, glosses)
+        k, _, text, at = _example(t, sentences, [m for m in mine if m[0] not in taken] + mine, glosses)
         taken.add(k)
         s = sentences[k]
         stages = frozenset(used_in[r] | {g.stage_id for g in glosses if g.stage_id in stage_pos})
@@ -171,20 +161,50 @@ def term_senses(t: Term, rite: Rite, file: str, sentences: Sequence[_Sentence] |
     return tuple(out)
 
 
+def _uses(t: Term, rite: Rite, sentences: Sequence[_Sentence]) -> list[tuple[int, int, tuple[int, ...]]]:
+    """Each occurrence of ``t`` some of its glosses explain: (sentence, at, gloss indices) in text
+    order. A word used only inside longer words of the lexicon is looked for there (楹 in 楹間);
+    and a gloss kept to a pattern that fits none of its uses as a word of its own is looked for
+    inside them too, as its pattern says (个 = 偏侧为个 in 左个, 右个: the target's side-pieces)."""
+    index = {id(g): i for i, g in enumerate(t.glosses)}
+
+    def found(in_words: bool, only: frozenset[int] | None = None) -> list[tuple[int, int, tuple[int, ...]]]:
+        out = []
+        for k, s in enumerate(sentences):
+            if t.normalized not in s.key:
+                continue
+            for at in occurrences(s.key, t.normalized, in_words=in_words):
+                if only is not None and not inside_word(s.key, at, at + len(t.normalized)):
+                    continue  # (seen as a word of its own)
+                fits = tuple(index[id(g)] for g in senses_at(t, s.text, at, rite.name, s.stage.id))
+                fits = fits if only is None else tuple(i for i in fits if i in only)
+                if fits:
+                    out.append((k, at, fits))
+        return out
+
+    uses = found(False)
+    if not uses:
+        return found(True)
+    used = {i for _, _, fits in uses for i in fits}
+    kept = frozenset(i for i, g in enumerate(t.glosses) if i not in used and g.pattern is not None)
+    return sorted(uses + found(True, kept)) if kept else uses
+
+
 def _example(
     t: Term, sentences: Sequence[_Sentence], candidates: Sequence[tuple[int, int]], glosses: Sequence[Gloss]
-) -> tuple[int, str, int]:
+) -> tuple[int, int, str, int]:
     """The example of a sense: the first candidate sentence (cut around the term, shorter if need
     be) that does not contain one of the sense's glosses, so that showing it never gives the
-    answer; else the first candidate."""
+    answer; else the first candidate. (sentence, the term's place in it, the example, its place
+    in the example)"""
     keys = [k for k in (normalize(g.gloss).rstrip("也") for g in glosses) if len(k) >= 2]
     for k, at in candidates:
         for limit in (EXAMPLE_CHARS, 20, 12, 8):
             text, where = snippet(sentences[k].text, at, len(t.normalized), limit)
             if not any(g in normalize(text) for g in keys):
-                return k, text, where
+                return k, at, text, where
     k, at = candidates[0]
-    return k, *snippet(sentences[k].text, at, len(t.normalized))
+    return k, at, *snippet(sentences[k].text, at, len(t.normalized))
 
 
 def rite_senses(rite: Rite, file: str, terms: Sequence[Term]) -> dict[str, tuple[Sense, ...]]:

@@ -27,6 +27,18 @@ class CuratedTerm:
     line: int = field(default=0, compare=False)
     rites: tuple[str, ...] = ()  # where: rites the glosses apply in (normalised); empty: all
     pattern: str | None = None  # where: a regular expression the text around an occurrence matches
+    # Each gloss's own where (aligned with ``glosses``), its rites and pattern each falling back to
+    # the term's: 个 is the arrow at 「一个」 and the target's side-piece at 「左个」 in the same rites.
+    wheres: tuple[tuple[tuple[str, ...], str | None], ...] = ()
+
+    def where(self, i: int) -> tuple[tuple[str, ...], str | None]:
+        """Where gloss ``i`` applies: (rites, pattern)."""
+        return self.wheres[i] if i < len(self.wheres) else (self.rites, self.pattern)
+
+    @property
+    def scoped(self) -> bool:
+        """Whether the teacher said where (some of) its glosses apply."""
+        return any(rites or pattern for rites, pattern in map(self.where, range(len(self.glosses))))
 
 
 @dataclass(frozen=True)
@@ -85,6 +97,7 @@ def parse_curated(text: str, path: str) -> Curated:
             problems.append((doc.line(*at, "pinyin"), f"{term}: pinyin must be text"))
             reading = None
         glosses: list[tuple[str, str]] = []
+        own: list[tuple[object, int | None]] = []  # each gloss's own where, if any, and its line
         raw_glosses = entry.get("glosses") or []
         if not isinstance(raw_glosses, list) or not raw_glosses:
             problems.append(
@@ -93,20 +106,37 @@ def parse_curated(text: str, path: str) -> Curated:
             raw_glosses = []
         for j, g in enumerate(raw_glosses):
             gat = (*at, "glosses", j)
-            if not isinstance(g, dict) or set(g) - {"gloss", "source"}:
-                problems.append((doc.line(*gat), f"{term}: a gloss has exactly the keys gloss and source"))
+            if not isinstance(g, dict):
+                problems.append((doc.line(*gat), f"{term}: a gloss is a mapping {{gloss, source, where?}}"))
+                continue
+            unknown = [k for k in g if k not in ("gloss", "source", "where")]
+            for key in unknown:
+                problems.append((doc.line(*gat, key), f"{term}: unknown key {key!r} in a gloss (gloss, source, where)"))
+            if unknown:
                 continue
             gloss, source = g.get("gloss"), g.get("source")
             if not isinstance(gloss, str) or not gloss.strip():
-                problems.append((doc.line(*gat, "gloss"), f"{term}: empty gloss"))
+                problems.append(
+                    (doc.line(*gat, "gloss"), f"{term}: a gloss without its text (gloss: empty or missing)")
+                )
             elif not isinstance(source, str) or not source.strip():
                 problems.append(
                     (doc.line(*gat), f"{term}: gloss {gloss!r} names no source (a text line or a reference work)")
                 )
             else:
                 glosses.append((gloss.strip(), source.strip()))
+                own.append((g.get("where"), doc.line(*gat, "where")))
         rites, pattern = _where(entry.get("where"), term, doc.line(*at, "where"), problems)
-        terms.append(CuratedTerm(term.strip(), str(category), tuple(glosses), reading, doc.line(*at), rites, pattern))
+        wheres = []
+        for raw_where, where_line in own:
+            g_rites, g_pattern = _where(raw_where, term, where_line, problems)
+            given = raw_where if isinstance(raw_where, dict) else {}
+            wheres.append((g_rites if "rites" in given else rites, g_pattern if "pattern" in given else pattern))
+        terms.append(
+            CuratedTerm(
+                term.strip(), str(category), tuple(glosses), reading, doc.line(*at), rites, pattern, tuple(wheres)
+            )
+        )
     exclude = data.get("exclude") or []
     if not isinstance(exclude, list):
         problems.append((doc.line("exclude"), "exclude must be a list of headwords"))
@@ -145,7 +175,13 @@ def _where(
     if raw is None:
         return (), None
     if not isinstance(raw, dict) or set(raw) - {"rites", "pattern"}:
-        problems.append((line, f"{term}: where must be a mapping with rites and/or pattern"))
+        unknown = ", ".join(repr(k) for k in raw if k not in ("rites", "pattern")) if isinstance(raw, dict) else ""
+        problems.append(
+            (
+                line,
+                f"{term}: where must be a mapping with rites and/or pattern" + (f" (not {unknown})" if unknown else ""),
+            )
+        )
         return (), None
     rites = raw.get("rites") or []
     if not isinstance(rites, list) or not all(isinstance(r, str) for r in rites):
@@ -164,14 +200,16 @@ def _where(
     return tuple(normalize(r) for r in rites), normalize(str(pattern)) if pattern is not None else None
 
 
-def occurrences(norm: str, text: str, rites: Sequence[str], pattern: str | None, rite: str) -> int:
+def occurrences(norm: str, text: str, scopes: Sequence[tuple[Sequence[str], str | None]], rite: str) -> int:
     """How often the term ``norm`` occurs in ``text`` (the normalised text of ``rite``) at a place
-    the curated scope fits."""
-    if rites and normalize(rite) not in rites:
-        return 0
-    if pattern is None:
-        return text.count(norm)
-    spans = [m.span() for m in re.finditer(pattern, text)]
+    one of the curated ``scopes`` (rites, pattern) fits — each of its glosses' where."""
+    spans: list[tuple[int, int]] = []
+    for rites, pattern in scopes or [((), None)]:
+        if rites and normalize(rite) not in rites:
+            continue
+        if pattern is None:
+            return text.count(norm)
+        spans += [m.span() for m in re.finditer(pattern, text)]
     n, at = 0, text.find(norm)
     while at >= 0:
         n += any(a <= at and at + len(norm) <= b for a, b in spans)

@@ -198,10 +198,20 @@ def _scoped(g: Gloss, norm: str, c: CuratedTerm, explained: Mapping[tuple[str, i
     pattern when it is said of a place the pattern fits (中 = 盛算之器 at 「所設中之西」: wherever the
     tally vessel is) — but a one-character word's gloss said of another place keeps to the words
     around it there, as a particle's does (中 = 中幅侯心 at 「侯中」, 中 = 間 at 「中等」: one stage of
-    鄉射禮 uses 中 in all three senses)."""
-    windows = _windows(g, norm, explained) if len(norm) == 1 and c.pattern else []
-    if windows and not any(re.search(c.pattern or "", w) for w in windows):  # (its own place, its own rite:
-        return replace(g, pattern=_kept_to(windows))  # 中月而禫 of 士虞禮 is 間 too)
+    鄉射禮 uses 中 in all three senses). Where the teacher scoped each gloss apart (个: the arrow at
+    「一个」, the side-piece at 「左个」), it takes the where of the teacher's gloss whose pattern fits
+    the place it is said of."""
+    if c.rites and g.rite and normalize(g.rite) not in c.rites:  # said of another rite: kept there
+        windows = _windows(g, norm, explained) if len(norm) == 1 else []  # (个 = 枚 at 士虞禮's 俎釋三个)
+        return replace(g, pattern=_kept_to(windows)) if windows else g
+    patterned = list(dict.fromkeys(w for w in map(c.where, range(len(c.glosses))) if w[1] is not None))
+    windows = _windows(g, norm, explained) if len(norm) == 1 and patterned else []
+    if windows:
+        fits = [(rites, pattern) for rites, pattern in patterned if any(re.search(pattern or "", w) for w in windows)]
+        if not fits:  # (its own place, its own rite: 中月而禫 of 士虞禮 is 間 too)
+            return replace(g, pattern=_kept_to(windows))
+        if len(fits) == 1 or (c.rites, c.pattern) not in fits:
+            return replace(g, pattern=fits[0][1], scope=fits[0][0])
     return replace(g, pattern=c.pattern, scope=c.rites)
 
 
@@ -259,7 +269,8 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
         curated_by[norm] = c
         written[norm][c.term] += 0 if written[norm] else 1
         order.setdefault(norm, (len(documents), c.line))
-        for gloss, source in c.glosses:
+        for i, (gloss, source) in enumerate(c.glosses):
+            rites, pattern = c.where(i)
             if not _duplicate(c.term, gloss, source, by_term[norm]):
                 by_term[norm].append(
                     Gloss(
@@ -267,8 +278,8 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
                         speaker=source,
                         file=Path(curated.path).name,
                         formula="curated",
-                        scope=c.rites,
-                        pattern=c.pattern,
+                        scope=rites,
+                        pattern=pattern,
                     )
                 )
     sentences = _sentences(documents)
@@ -278,13 +289,16 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
         if norm in curated.exclude or not glosses:
             continue
         c = curated_by.get(norm)
-        if c and (c.rites or c.pattern):  # the teacher's where scopes the term's every gloss
+        if c and c.scoped:  # the teacher's where scopes the term's every gloss
             glosses = [g if g.formula == "curated" else _scoped(g, norm, c, explained) for g in glosses]
         elif len(norm) <= 2:
             glosses = _apart(glosses, norm, explained)
         headword = written[norm].most_common(1)[0][0] if written[norm] else norm
         counts = (
-            (rite, occurrences(norm, text, c.rites, c.pattern, rite) if c else text.count(norm))
+            (
+                rite,
+                occurrences(norm, text, [c.where(i) for i in range(len(c.glosses))], rite) if c else text.count(norm),
+            )
             for rite, text in rite_texts.items()
         )
         frequency = tuple((rite, n) for rite, n in counts if n)
