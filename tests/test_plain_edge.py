@@ -81,3 +81,13 @@ def test_characters_said_interchangeable_are_not_a_meaning():
 def test_ji_meaning_then_after_an_act_is_not_read():
     # 007:27 「戒不速賓聞戒即至不再召也」: 即 'at once', the guests come when told
     assert not [k for k, rule in _at("KR1d0044_007.txt", 27).items() if "ji-tail" in rule]
+
+
+def test_a_thing_named_by_what_it_holds_closes_at_zhi_qi():
+    # 001:46 「…筴蓍䇿也韇藏筴之器上韇韇蓋也…」: no 也 after 之器, the next word 上韇 follows
+    assert _at("KR1d0044_001.txt", 46).get(("韇", "藏筴之器")) == "k:qi:zhiqi:mid"
+
+
+def test_zhi_qi_inside_a_longer_description_is_not_read():
+    # 015:122 「棜禁承酒尊之器其形似箱者…」: the walk reads the clause (run on to 者); zhiqi adds no second cut
+    assert not [k for k, rule in _at("KR1d0044_015.txt", 122).items() if "zhiqi" in rule]

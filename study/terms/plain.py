@@ -23,7 +23,7 @@ from ..text.commentary import commentators
 from ..text.normalize import normalize
 from .glossrules import Context
 from .plaincheck import gloss_ok, head_ok
-from .plainedge import gu_yue, ji_tail, mao, spelt_in, wei_edge
+from .plainedge import gu_yue, ji_tail, mao, spelt_in, wei_edge, zhiqi
 from .plainfound import FORMULA, Found
 from .plaintool import tools
 from .plainwalk import _head_at, kind_of, walk
@@ -102,6 +102,7 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
         said = {f.offset for f in walked}
         yield from (f for f in wei_edge(text, norm, start, end, closed, speaker, ctx) if f.offset not in said)
         yield from (f for f in mao(text, norm, start, end, speaker, ctx) if f.offset not in said)  # 「蹙恭敬不寧之貌」
+        yield from (f for f in zhiqi(text, norm, start, end, speaker, ctx) if f.offset not in said)  # 「櫝蔵圭之器」
         if start not in said:  # 「以命升以君命升之也」
             head = _head_at(norm, start, end, ctx)
             yield from spelt_in(text, norm, start, end, closed, speaker, ctx, head)

@@ -17,6 +17,8 @@ each a path of its own so the gate (study/terms/gate.py) weighs it apart:
   B is read (path ji-tail), and A too unless it says the characters are interchangeable (…通);
   not 即 'go to' (即筵, 即位: 即 with a word of the text) nor 即 'then' (「戒不速賓聞戒即至…」: an
   act).
+- ``zhiqi``: ``XY之器`` at the start of a clause or after a description closed by 者, the
+  definiens closed at 之器 where no 也 follows (「韇藏筴之器上韇韇蓋也」「…在官知物價者櫝蔵圭之器繅…」).
 - ``mao``: ``X[者]Y之貌`` at the start of a clause (or after 凡言): a manner glossed by how it
   looks (「蹙恭敬不寧之貌」「凡言疑者立不定之貌」), unless the commentary then rejects it (…非也).
 
@@ -144,3 +146,19 @@ def ji_tail(
     if not said.endswith("通"):  # 「頌誦通」: the characters are interchangeable, not a meaning
         yield Found(term, text[start + len(head) : at], "ye", start, speaker, "end", "ji-tail-head")
     yield Found(term, text[at + 1 : end], "ji", start, speaker, "end", "ji-tail")
+
+
+def zhiqi(text: str, norm: str, start: int, end: int, speaker: str | None, ctx: Context) -> Iterator[Found]:
+    """「櫝蔵圭之器」: a thing of the text named by what it holds, closed at 之器."""
+    for m in re.finditer("之器", norm[start:end]):
+        at = start + m.start()
+        for j in range(max(start, at - 8), at - 1):
+            if j != start and norm[j - 1] != "者":
+                continue
+            head = next(
+                (norm[j : j + n] for n in range(min(MAX_HEAD, at - j), 0, -1) if norm[j : j + n] in ctx.classical), ""
+            )
+            gloss = norm[j + len(head) : at + 2]
+            if head and head_ok(head) and 3 <= len(gloss) <= 8 and gloss_ok(gloss):
+                yield Found(text[j : j + len(head)], text[j + len(head) : at + 2], "qi", j, speaker, "", "zhiqi")
+                break
