@@ -87,3 +87,30 @@ def test_a_cookie_read_again_gives_the_same_session_until_it_expires_and_never_a
     later = time.time() + app.permanent_session_lifetime.total_seconds() + 5
     monkeypatch.setattr(signing.time, "time", lambda: later)  # the cookie is too old now
     assert dict(_opened(interface, app, cookie)) == {}
+
+
+def test_the_session_cookie_is_read_from_the_header_as_werkzeug_parses_it():
+    from werkzeug.test import EnvironBuilder
+    from werkzeug.wrappers import Request
+
+    from web.signing import _cookie
+
+    app = _app("c" * 40)
+    with app.app_context():
+        signed = CookieSessions().get_signing_serializer(app).dumps({"sid": "s" * 43})  # type: ignore[union-attr]
+    headers = [
+        f"session={signed}",  # the usual request: read from the header as it is
+        f"session={signed}; theme=dark",
+        f"theme=dark; session={signed}",
+        f"sessionid=1; session={signed}",
+        'session="a\\"b"',
+        "session=a%20b",
+        "session=a b",
+        "session=",
+        "SESSION=x",
+        "theme=dark",
+        "",
+    ]
+    for header in headers:
+        request = Request(EnvironBuilder(headers={"Cookie": header} if header else {}).get_environ())
+        assert _cookie(request, "session") == request.cookies.get("session"), header

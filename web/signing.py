@@ -6,6 +6,7 @@ cookies and signatures as Flask's and itsdangerous's."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -46,6 +47,22 @@ class KeyCachingSigner(TimestampSigner):
         return derived
 
 
+_PLAIN_VALUE = re.compile(r"[A-Za-z0-9_.-]*")
+
+
+def _cookie(request: Request, name: str) -> str | None:
+    """The value of the cookie ``name``: when the request's Cookie header is that one cookie with
+    a plain value (a signed session: base64url and dots, as the app sets it, the usual case) read
+    from the header as it is, else as werkzeug parses it (quoting, escapes, other cookies).
+    The same value either way; the header is not parsed on every request."""
+    header = request.environ.get("HTTP_COOKIE", "")
+    if header.startswith(name) and header[len(name) : len(name) + 1] == "=":
+        value = header[len(name) + 1 :]
+        if _PLAIN_VALUE.fullmatch(value):
+            return value
+    return request.cookies.get(name)
+
+
 class CookieSessions(SecureCookieSessionInterface):
     """Flask's signed-cookie sessions, with one signing serializer per secret key instead of a
     new one for every request (reading and writing the cookie are on every request's path), and
@@ -65,7 +82,7 @@ class CookieSessions(SecureCookieSessionInterface):
         signer = self.get_signing_serializer(app)
         if signer is None:
             return None
-        value = request.cookies.get(self.get_cookie_name(app))
+        value = _cookie(request, self.get_cookie_name(app))
         if not value:
             return self.session_class()
         max_age = int(app.permanent_session_lifetime.total_seconds())
