@@ -32,20 +32,20 @@ DEV = gold_files(DATA / "gold")
 HELDOUT = gold_files(DATA / "gold" / "heldout")
 # Measured figures (README, Glossary) held as floors; issue 11's targets are 0.95 / 0.80.
 # What the extractor reads (every rule):
-DEV_PRECISION, DEV_RECALL = 0.92, 0.58  # eight chapters (0.925 / 0.586); the targets are not met
-HELDOUT_PRECISION, HELDOUT_RECALL = 0.80, 0.40  # (0.804 / 0.400) the targets are not met here
+DEV_PRECISION, DEV_RECALL = 0.925, 0.61  # eight chapters (0.928 / 0.613); the targets are not met
+HELDOUT_PRECISION, HELDOUT_RECALL = 0.805, 0.40  # (0.806 / 0.405) the targets are not met here
 SEED_PRECISION, SEED_RECALL = 0.93, 0.85  # the figures before issue 11
 # What is taught (rules passing the precision gate, study/terms/gate.py): precision target met,
 # recall far below it.
-TAUGHT_DEV_PRECISION, TAUGHT_DEV_RECALL = 0.98, 0.24
+TAUGHT_DEV_PRECISION, TAUGHT_DEV_RECALL = 0.98, 0.25  # (0.992 / 0.250)
 TAUGHT_HELDOUT_PRECISION, TAUGHT_HELDOUT_RECALL = 0.95, 0.11
 TARGET_PRECISION = 0.95
 # What is shipped: the gate's glosses and those of the withheld ones both hand readers signed
 # (study/data/glossreview/). The review read the held-out chapters' glosses too (not their gold).
-# Dev 0.979 / 0.524 (276/282), held out 0.956 / 0.302 (65/68). Dev is below 0.98 since both
+# Dev 0.979 / 0.528 (278/284), held out 0.956 / 0.302 (65/68). Dev is below 0.98 since both
 # readers re-cut two glosses shorter than the gold's reader: 結于面 → 結于胸前 (008:100; the gold keeps
 # 以繩維四足出背上結于胸前) and 戒射 → 戒 = 預告 (006:19): more than two characters apart, counted wrong.
-SHIPPED_DEV_PRECISION, SHIPPED_DEV_RECALL = 0.975, 0.52
+SHIPPED_DEV_PRECISION, SHIPPED_DEV_RECALL = 0.975, 0.525
 SHIPPED_HELDOUT_PRECISION, SHIPPED_HELDOUT_RECALL = 0.95, 0.30
 
 
