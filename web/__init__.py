@@ -20,7 +20,7 @@ from . import api, pages, ratelimit, script, teacher
 from .i18n import t
 from .messages import localize
 from .secretkey import secret_key
-from .security import check_csrf, csrf_token, harden, secure_headers
+from .security import csrf_token, harden, secure_headers
 from .state import init_state
 
 
@@ -57,7 +57,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     state = init_state(app)
     ratelimit.init_app(app, state.store.engine)
 
-    app.before_request(check_csrf)
     app.after_request(secure_headers)
     app.context_processor(lambda: {"t": t, "csrf_token": csrf_token})
     app.register_blueprint(api.bp)

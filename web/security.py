@@ -25,17 +25,15 @@ SIGNED_IN_KEYS = ("sid", "learner_id", "teacher_id")  # a learner's session toke
 
 
 def harden(app: Flask) -> None:
-    """Production cookies, bounded JSON and ids, checked text: called by ``create_app`` before
-    the blueprints are registered."""
+    """Production cookies, bounded JSON and ids, checked text and CSRF tokens (:func:`check_request`):
+    called by ``create_app`` before the blueprints are registered."""
     if app.config.get("PRODUCTION"):
         app.config["SESSION_COOKIE_SECURE"] = True  # behind TLS only (HSTS in secure_headers)
     app.json = SafeJSONProvider(app)
     app.ensure_sync = _SyncChecked(app.ensure_sync)  # type: ignore[method-assign]
     app.session_interface = CookieSessions()
     app.url_map.converters["int"] = BoundedInt
-    # The body's limit is set before anything reads the body (the API's 16 KiB, not a form's).
-    app.before_request(limit_body)
-    app.before_request(check_text_input)
+    app.before_request(check_request)
 
 
 class _SyncChecked:
@@ -71,9 +69,23 @@ def csrf_token() -> str:
     return token
 
 
+UNSAFE = ("POST", "PUT", "PATCH", "DELETE")
+
+
+def check_request() -> None:
+    """Before every request, in this order: the body's limit, set before anything reads the body
+    (the API's 16 KiB, not a form's); then, for a request that may change something, its form
+    fields' text and its CSRF token. (One hook rather than three: a GET, most requests, stops
+    after the first step.)"""
+    limit_body()
+    if request.method in UNSAFE:
+        check_text_input()
+        check_csrf()
+
+
 def check_csrf() -> None:
     """Every unsafe request must carry the session's token (header X-CSRFToken or form field)."""
-    if request.method not in ("POST", "PUT", "PATCH", "DELETE") or request.routing_exception is not None:
+    if request.method not in UNSAFE or request.routing_exception is not None:
         return  # safe methods, and requests the router refuses anyway (404, 405)
     sent = request.headers.get("X-CSRFToken") or request.form.get("csrf_token", "")
     expected = session.get("csrf", "")
