@@ -8,8 +8,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from study.build import Sources, default_glossary_path, load_document, plan_deck
+from study.cli import cli
 from study.decks.deckspec import load_deckspec
 from study.learn.catalog import main_gloss
 from study.model import Gloss, Term
@@ -347,3 +349,53 @@ def test_a_ge_card_marks_the_ge_of_its_own_sense():
     for gloss, before in (("一个，一矢也。凡奇曰个", "一二三四五六七八九十"), ("偏侧为个", "左右上下")):
         assert _hl(shown[gloss]) == ["个"]
         assert re.search(f'[{before}]<b class="hl">个</b>', shown[gloss]), shown[gloss]
+
+
+def test_a_sense_card_marks_only_the_occurrence_its_gloss_explains(tmp_path):
+    """少牢饋食禮 line 81–84: 「饔人摡鼎匕俎…廩人摡甑甗匕與敦」 holds 匕 twice, the spoon of the
+    tripod and the rice ladle; the commentary's 匕 = 所以出飯 is said of 甑甗匕與敦 (甑所以炊甗所以盛米
+    匕所以出飯敦所以盛飯). Its card, imported into Anki, marks that 匕 only; no cloze hints the
+    tripod's spoon as 所以出飯."""
+    from anki.collection import Collection, ImportAnkiPackageRequest
+
+    from study.build import load_terms
+    from study.decks.apkg import NAMES
+
+    doc = load_document(BOOK / "KR1d0044_016.txt")
+    bi = next(t for t in load_terms([doc]) if t.normalized == "匕")
+    text = "饔人摡鼎匕俎于饔爨饔爨在門東南北上廩人摡甑甗匕與敦于廩爨"
+    rite = doc.rites[0].name
+    assert senses_at(bi, text, text.index("鼎匕") + 1, rite) == ()
+    assert [g.gloss for g in senses_at(bi, text, text.index("甗匕") + 1, rite)] == ["所以出飯"]
+    spec = ROOT / "decks" / "16-shaolaokuishili.yaml"
+    notes = plan_deck(load_deckspec(spec), Sources())
+    hints = [
+        m[1] for n in notes if n.model == "cloze" for m in re.finditer(r"\{\{c\d+::鼎(匕)::([^}]*)\}\}", n.fields[0][1])
+    ]
+    assert "所以出飯" not in hints
+    out = tmp_path / "shaolao.apkg"
+    result = CliRunner().invoke(cli, ["build", str(spec), "-o", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        col.import_anki_package(ImportAnkiPackageRequest(package_path=str(out)))
+        terms = col.find_notes(f'"note:{NAMES["term"]}"')
+        (nid,) = [n for n in terms if col.get_note(n)["Term"] == "匕"]
+        for card in col.get_note(nid).cards():
+            html = card.answer()
+            marked = re.findall(r'(..)<b class="hl">(匕)</b>', html)
+            assert marked == [("甑甗", "匕")], (card.ord, marked)
+    finally:
+        col.close()
+
+
+def test_a_sense_marks_every_use_it_explains_in_its_sentence():
+    """士喪禮上's 溢 (一手所握, 滿手) is kept to 「朝一溢米夕」 and 「夕一溢米不」, which share 夕: both
+    溢 of 「朝一溢米夕一溢米不食菜果」 are that sense, and its card marks both."""
+    from study.build import load_terms
+    from study.decks.termsenses import rite_senses
+
+    doc = load_document(BOOK / "KR1d0044_012.txt")
+    (sense,) = rite_senses(doc.rites[0], doc.file, load_terms([doc]))["溢"]
+    key = normalize(sense.example.text)
+    assert len(sense.marks) == key.count("溢") == 2 and all(key[m] == "溢" for m in sense.marks)

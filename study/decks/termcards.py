@@ -157,6 +157,17 @@ def _custom_term(selection: Selection, choice: TermChoice) -> str | None:
     return None
 
 
+def _marked(sense: Sense, t: Term) -> str:
+    """The sense's example with the term marked where it is used in this sense only (匕 =
+    所以出飯 in 「…鼎匕俎…甑甗匕與敦…」: the second 匕, not the tripod's spoon)."""
+    if sense.example is None:
+        return ""
+    if sense.at < 0:
+        return highlight(sense.example.text, t.term)
+    spans = [(m, m + len(t.normalized)) for m in sense.marks or (sense.at,)]
+    return wrap(sense.example.text, spans, '<b class="hl">', "</b>")
+
+
 def _in_sentence(sense: Sense, t: Term, senses: Sequence[Sense]) -> str:
     """The example sentence with this occurrence marked (the front of one of several senses); a
     sentence another sense also shows says which occurrence is meant."""
@@ -201,7 +212,7 @@ def _sense_notes(selection, choice, places, rt: RiteTerms, sense: Sense, senses,
         ("Reading", ruby(t.term, t.pinyin)),
         ("Sense", _in_sentence(sense, t, senses) if many else ""),
         ("Glosses", items(glosses, "glosses")),
-        ("Example", "" if many else highlight(example, t.term)),
+        ("Example", "" if many else _marked(sense, t)),
         ("Context", esc(context(choice.rite, stage) + variant)),
         ("Source", esc(places.gloss_source(located))),
     )
@@ -227,7 +238,7 @@ def _sense_notes(selection, choice, places, rt: RiteTerms, sense: Sense, senses,
     reverse = {
         "Clue": items(clues, "glosses"),
         "Sense": esc("亦可答：" + "、".join(also)) if also else "",
-        "Example": highlight(example, t.term),
+        "Example": _marked(sense, t),
         "Context": esc(mask(context(choice.rite, stage) + variant, answers)),
     }
     out.append(

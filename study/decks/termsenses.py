@@ -43,6 +43,9 @@ class Sense:
     stages: frozenset[str]  # stage ids where it is used or glossed
     example: Example | None  # the first sentence using the term in this sense
     at: int = -1  # where the term stands in the example (normalised index)
+    # where the term stands in the example in this sense (``at`` among them): only these are marked
+    # (匕 = 所以出飯 in 「…鼎匕俎…甑甗匕與敦…」 marks the second 匕, not the tripod's spoon)
+    marks: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -152,12 +155,23 @@ def term_senses(t: Term, rite: Rite, file: str, sentences: Sequence[_Sentence] |
             ((k, at) for k, at, fits in uses if find(fits[0]) == r),
             key=lambda m: not (glossed & sentences[m[0]].lines),
         )
-        k, _, text, at = _example(t, sentences, [m for m in mine if m[0] not in taken] + mine, glosses)
+        k, first, text, at = _example(t, sentences, [m for m in mine if m[0] not in taken] + mine, glosses)
+        shown, size = normalize(text), len(t.normalized)
+        marks = tuple(
+            sorted(
+                {at}
+                | {
+                    p
+                    for p in (a - first + at for kk, a in mine if kk == k)
+                    if 0 <= p and shown[p : p + size] == t.normalized
+                }
+            )
+        )
         taken.add(k)
         s = sentences[k]
         stages = frozenset(used_in[r] | {g.stage_id for g in glosses if g.stage_id in stage_pos})
         example = Example(text, file, s.line, rite.name, s.stage.id)
-        out.append(Sense(number, glosses, s.stage, stages, example, at))
+        out.append(Sense(number, glosses, s.stage, stages, example, at, marks))
     return tuple(out)
 
 

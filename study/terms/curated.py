@@ -14,6 +14,7 @@ from ..errors import GlossaryError
 from ..model import CATEGORIES, Gloss
 from ..text.normalize import normalize
 from ..yamlsrc import load_yaml, read_source
+from .senses import pattern_spans
 
 CURATED_FILE = "glossary.yaml"
 
@@ -209,7 +210,7 @@ def occurrences(norm: str, text: str, scopes: Sequence[tuple[Sequence[str], str 
             continue
         if pattern is None:
             return text.count(norm)
-        spans += [m.span() for m in re.finditer(pattern, text)]
+        spans += pattern_spans(pattern, text)
     n, at = 0, text.find(norm)
     while at >= 0:
         n += any(a <= at and at + len(norm) <= b for a, b in spans)

@@ -18,6 +18,7 @@ from .curated import Curated, CuratedTerm, occurrences
 from .glosses import extract_glosses
 from .glossrules import FUNCTION
 from .lexicon import category_of
+from .named import commentary_lines, kept_to, named, of_its_use
 from .plaincheck import head_ok
 from .reading import reading_in
 from .senses import gloss_fits
@@ -113,6 +114,7 @@ def _example(norm: str, glosses: Sequence[Gloss], sentences: Sequence[_Sentence]
 
 
 PARTICLE_WINDOW = 2  # characters kept on each side of a particle for the sentence its gloss explains
+Said = Mapping[tuple[str, int], Sequence[str]]  # the commentary segments over each line
 
 
 def _explained(documents: Iterable[Document]) -> dict[tuple[str, int], set[str]]:
@@ -152,9 +154,11 @@ def particle(norm: str) -> bool:
     return len(norm) == 1 and (norm in FUNCTION or not head_ok(norm))
 
 
-def _windows(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]]) -> list[str]:
+def _windows(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]], said: Said | None = None) -> list[str]:
     """The words around ``norm`` (PARTICLE_WINDOW characters each side, never across punctuation)
-    in the classical text the commentary of ``g`` explains, longest first."""
+    in the classical text the commentary of ``g`` explains, longest first; with ``said`` (the
+    commentary of each line), only those the commentary beside ``g`` names if it names some
+    (:func:`~study.terms.named.named`: 匕 = 所以出飯 of 甑甗匕與敦, not of 鼎匕俎)."""
     word = r"[\u3400-\u9fff\U00020000-\U0002ffff]"
     windows = set()
     for key in map(normalize, explained.get((g.file or "", g.line or 0), ())):
@@ -162,12 +166,8 @@ def _windows(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]])
             before = re.search(rf"{word}{{0,{PARTICLE_WINDOW}}}$", key[: m.start()])
             after = re.match(rf"{word}{{0,{PARTICLE_WINDOW}}}", key[m.end() :])
             windows.add((before.group(0) if before else "") + norm + (after.group(0) if after else ""))
-    return sorted(windows, key=lambda w: (-len(w), w))
-
-
-def _kept_to(windows: Sequence[str]) -> str:
-    """The pattern of a gloss kept to ``windows`` (the words around it where it was said)."""
-    return "|".join(re.escape(w) for w in windows)
+    ordered = sorted(windows, key=lambda w: (-len(w), w))
+    return named(g, norm, ordered, said) if said is not None else ordered
 
 
 def _in_its_passage(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]]) -> Gloss:
@@ -177,7 +177,7 @@ def _in_its_passage(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set
     windows = _windows(g, norm, explained)
     if not windows or g.pattern is not None:
         return g
-    return replace(g, pattern=_kept_to(windows))
+    return replace(g, pattern=kept_to(windows))
 
 
 def _apart(glosses: list[Gloss], norm: str, explained: Mapping[tuple[str, int], set[str]]) -> list[Gloss]:
@@ -193,7 +193,15 @@ def _apart(glosses: list[Gloss], norm: str, explained: Mapping[tuple[str, int], 
     return [_in_its_passage(g, norm, explained) if (g.rite, g.stage_id) in torn and g.line else g for g in glosses]
 
 
-def _scoped(g: Gloss, norm: str, c: CuratedTerm, explained: Mapping[tuple[str, int], set[str]]) -> Gloss:
+def _of_its_use(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]], said: Said) -> Gloss:
+    """A commentary gloss kept to the use of its word the commentary names
+    (:func:`~study.terms.named.of_its_use`)."""
+    return g if g.formula == "curated" or g.line is None else of_its_use(g, norm, _windows(g, norm, explained), said)
+
+
+def _scoped(
+    g: Gloss, norm: str, c: CuratedTerm, explained: Mapping[tuple[str, int], set[str]], said: Said | None = None
+) -> Gloss:
     """A commentary gloss of a term the teacher scoped (``where``): in the teacher's rites and
     pattern when it is said of a place the pattern fits (中 = 盛算之器 at 「所設中之西」: wherever the
     tally vessel is) — but a one-character word's gloss said of another place keeps to the words
@@ -202,14 +210,14 @@ def _scoped(g: Gloss, norm: str, c: CuratedTerm, explained: Mapping[tuple[str, i
     「一个」, the side-piece at 「左个」), it takes the where of the teacher's gloss whose pattern fits
     the place it is said of."""
     if c.rites and g.rite and normalize(g.rite) not in c.rites:  # said of another rite: kept there
-        windows = _windows(g, norm, explained) if len(norm) == 1 else []  # (个 = 枚 at 士虞禮's 俎釋三个)
-        return replace(g, pattern=_kept_to(windows)) if windows else g
+        windows = _windows(g, norm, explained, said) if len(norm) == 1 else []  # (个 = 枚 at 士虞禮's 俎釋三个)
+        return replace(g, pattern=kept_to(windows)) if windows else g
     patterned = list(dict.fromkeys(w for w in map(c.where, range(len(c.glosses))) if w[1] is not None))
-    windows = _windows(g, norm, explained) if len(norm) == 1 and patterned else []
+    windows = _windows(g, norm, explained, said) if len(norm) == 1 and patterned else []
     if windows:
         fits = [(rites, pattern) for rites, pattern in patterned if any(re.search(pattern or "", w) for w in windows)]
         if not fits:  # (its own place, its own rite: 中月而禫 of 士虞禮 is 間 too)
-            return replace(g, pattern=_kept_to(windows))
+            return replace(g, pattern=kept_to(windows))
         if len(fits) == 1 or (c.rites, c.pattern) not in fits:
             return replace(g, pattern=fits[0][1], scope=fits[0][0])
     return replace(g, pattern=c.pattern, scope=c.rites)
@@ -255,6 +263,7 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
     written: dict[str, Counter[str]] = defaultdict(Counter)
     order: dict[str, tuple[int, int]] = {}
     explained = _explained(documents)
+    said = commentary_lines(documents)
     for d_index, doc in enumerate(documents):
         for g in _extracted(doc):
             if not (g.taught or withheld) or curated.drops(g):
@@ -290,9 +299,9 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
             continue
         c = curated_by.get(norm)
         if c and c.scoped:  # the teacher's where scopes the term's every gloss
-            glosses = [g if g.formula == "curated" else _scoped(g, norm, c, explained) for g in glosses]
+            glosses = [g if g.formula == "curated" else _scoped(g, norm, c, explained, said) for g in glosses]
         elif len(norm) <= 2:
-            glosses = _apart(glosses, norm, explained)
+            glosses = [_of_its_use(g, norm, explained, said) for g in _apart(glosses, norm, explained)]
         headword = written[norm].most_common(1)[0][0] if written[norm] else norm
         counts = (
             (

@@ -98,7 +98,7 @@ def gloss_fits(g: Gloss, term: str, text: str, index: int, rite: str, stage_id: 
     if g.scope and normalize(rite) not in g.scope:
         return False
     if g.pattern is not None and not any(
-        m.start() <= index and index + len(key) <= m.end() for m in re.finditer(g.pattern, norm)
+        a <= index and index + len(key) <= b for a, b in pattern_spans(g.pattern, norm)
     ):
         return False
     if g.formula == "curated" or g.scope:
@@ -108,6 +108,12 @@ def gloss_fits(g: Gloss, term: str, text: str, index: int, rite: str, stage_id: 
     if g.pattern is not None:
         return True  # the words around it where its commentary stands (glossary.particle …)
     return len(key) > 2 or stage_id is None or g.stage_id is None or g.stage_id == stage_id
+
+
+def pattern_spans(pattern: str, text: str) -> list[tuple[int, int]]:
+    """Every (start, end) where ``pattern`` matches ``text``, overlapping ones too: a gloss kept to
+    「朝一溢米夕」 and 「夕一溢米不」 fits both 溢 of 「朝一溢米夕一溢米不」 (the two share 夕)."""
+    return [(m.start(), m.start() + len(m[1])) for m in re.finditer(f"(?=({pattern}))", text) if m[1]]
 
 
 def senses_at(t: Term, text: str, index: int, rite: str, stage_id: str | None = None) -> tuple[Gloss, ...]:
