@@ -91,3 +91,13 @@ def test_a_thing_named_by_what_it_holds_closes_at_zhi_qi():
 def test_zhi_qi_inside_a_longer_description_is_not_read():
     # 015:122 「棜禁承酒尊之器其形似箱者…」: the walk reads the clause (run on to 者); zhiqi adds no second cut
     assert not [k for k, rule in _at("KR1d0044_015.txt", 122).items() if "zhiqi" in rule]
+
+
+def test_things_all_called_by_one_word_are_its_gloss():
+    # 009:129 「…米禾薪芻皆謂之積積唯芻禾則無薪與米也…」
+    assert _at("KR1d0044_009.txt", 129).get(("積", "米禾薪芻")) == "k:weizhi:weizhi-jie:mid"
+
+
+def test_all_called_a_word_that_runs_on_in_the_text_is_not_read():
+    # 017:80 「…或頻得三或取足三皆謂之三馬既立則…」: 三馬既立 goes on in the text, the word is not known
+    assert not [k for k, rule in _at("KR1d0044_017.txt", 80).items() if "weizhi-jie" in rule]

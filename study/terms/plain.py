@@ -23,7 +23,7 @@ from ..text.commentary import commentators
 from ..text.normalize import normalize
 from .glossrules import Context
 from .plaincheck import gloss_ok, head_ok
-from .plainedge import gu_yue, ji_tail, mao, spelt_in, wei_edge, zhiqi
+from .plainedge import gu_yue, ji_tail, jie_weizhi, mao, spelt_in, wei_edge, zhiqi
 from .plainfound import FORMULA, Found
 from .plaintool import tools
 from .plainwalk import _head_at, kind_of, walk
@@ -81,6 +81,7 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
         if quote >= 0 and not any(quote < v <= start for v in voices):
             continue  # 「戴氏記曰…嚌肺嘗禮也」: another book quoted, until a commentator speaks again
         yield from gu_yue(text, norm, start, end, speaker, ctx)  # 「再請之故曰固」
+        yield from jie_weizhi(text, norm, start, end, speaker, ctx)  # 「米禾薪芻皆謂之積」
         yue = list(read_yue(norm, start, end, ctx))
         for ys, ye, xs, xe, formula in yue:
             yield Found(text[xs:xe], text[ys:ye], formula.removesuffix("-open"), ys, speaker, path=formula)

@@ -17,6 +17,9 @@ each a path of its own so the gate (study/terms/gate.py) weighs it apart:
   B is read (path ji-tail), and A too unless it says the characters are interchangeable (…通);
   not 即 'go to' (即筵, 即位: 即 with a word of the text) nor 即 'then' (「戒不速賓聞戒即至…」: an
   act).
+- ``weizhi-jie``: ``Y皆謂之X`` / ``Y通謂之X``, Y the clause (a leading 凡 left out) naming the things
+  all called X (「米禾薪芻皆謂之積」「凡請與辭自再以後皆謂之固」), X a word of the text that does not
+  run on (「…皆謂之三馬既立…」).
 - ``zhiqi``: ``XY之器`` at the start of a clause or after a description closed by 者, the
   definiens closed at 之器 where no 也 follows (「韇藏筴之器上韇韇蓋也」「…在官知物價者櫝蔵圭之器繅…」).
 - ``mao``: ``X[者]Y之貌`` at the start of a clause (or after 凡言): a manner glossed by how it
@@ -162,3 +165,25 @@ def zhiqi(text: str, norm: str, start: int, end: int, speaker: str | None, ctx: 
             if head and head_ok(head) and 3 <= len(gloss) <= 8 and gloss_ok(gloss):
                 yield Found(text[j : j + len(head)], text[j + len(head) : at + 2], "qi", j, speaker, "", "zhiqi")
                 break
+
+
+def jie_weizhi(text: str, norm: str, start: int, end: int, speaker: str | None, ctx: Context) -> Iterator[Found]:
+    """「米禾薪芻皆謂之積」: the things of the clause all called X."""
+    m = re.compile("(皆|通)谓之").search(norm, start, end)
+    if m is None:
+        return
+    after = m.end()
+    x = next(
+        (norm[after : after + n] for n in (3, 2, 1) if after + n <= end and norm[after : after + n] in ctx.classical),
+        "",
+    )
+    y_from = start + (norm[start] == "凡")
+    gloss = norm[y_from : m.start()]
+    if (
+        x
+        and head_ok(x)
+        and not (after + len(x) < end and norm[after : after + len(x) + 1] in ctx.classical)
+        and 2 <= len(gloss) <= MAX_GLOSS
+        and gloss_ok(gloss)
+    ):
+        yield Found(text[after : after + len(x)], text[y_from : m.start()], "weizhi", after, speaker, "", "weizhi-jie")
