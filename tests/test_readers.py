@@ -72,3 +72,42 @@ def test_broken_or_surplus_connections_are_closed_not_kept(tmp_path):
     readers.close()
     assert all(c.closed for c in taken)
     engine.dispose()
+
+
+def test_a_prepared_read_on_a_sqlite_read_connection_holds_no_transaction_and_sees_each_commit(tmp_path):
+    """The session and agenda reads of every request: each SELECT its own read (no BEGIN …
+    ROLLBACK around it), so a read connection never holds a snapshot or a lock between reads;
+    inside a transaction begun by the caller, the reads share its snapshot as before."""
+    from study.learn.prepared import Prepared
+
+    path = tmp_path / "study.sqlite"
+    engine = make_engine(f"sqlite:///{path}")
+    upgrade(engine)
+    count = Prepared(sa.select(sa.func.count()).select_from(cards))
+    readers = ReadConnections(engine)
+    conn = readers.take()
+    writer = make_engine(f"sqlite:///{path}", timeout=0.2)
+
+    def add(item: str) -> None:  # another process's answer: a write that must not wait for the reader
+        with writer.begin() as w:
+            w.exec_driver_sql(
+                "INSERT INTO learners (name, created_at) SELECT 'x', '2026-01-01' WHERE NOT EXISTS (SELECT 1 FROM learners)"
+            )
+            w.exec_driver_sql(
+                "INSERT INTO cards (learner_id, item_id, card_json, due, reps, created_at) "
+                f"VALUES (1, '{item}', '{{}}', '2026-01-01', 0, '2026-01-01')"
+            )
+
+    assert count.first(conn, {}) == (0,)
+    assert not conn.in_transaction()
+    add("a")
+    assert count.first(conn, {}) == (1,)  # the commit is seen: no snapshot was held
+    with conn.begin():  # the caller's transaction: one snapshot for its reads
+        assert count.first(conn, {}) == (1,)
+        add("b")
+        assert count.first(conn, {}) == (1,)
+    assert count.first(conn, {}) == (2,)
+    readers.give_back(conn)
+    readers.close()
+    writer.dispose()
+    engine.dispose()

@@ -17,9 +17,9 @@ from .state import get_state
 
 
 def reader() -> Connection:
-    """The request's one connection, a read snapshot (/api/next: the session, the agenda and an
-    introduction; /api/answer: the session, before the answer is written on it), closed when the
-    request ends."""
+    """The request's one read connection (/api/next: the session, the agenda and an
+    introduction, each a read of its own on SQLite; /api/answer: the session, before the answer
+    is written on it), given back when the request ends."""
     if "reader" not in g:
         g.reader = get_state().store.readers.take()
     return g.reader

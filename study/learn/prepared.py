@@ -9,6 +9,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from .db import READ_ONLY
+
 
 @dataclass(frozen=True)
 class _Form:
@@ -20,6 +22,7 @@ class _Form:
     binds: tuple[tuple[str, Callable[[Any], Any] | None], ...]
     defaults: dict[str, Any]
     columns: tuple[sa.ColumnElement[Any], ...]  # a SELECT's columns (their types convert results)
+    single_read: bool  # a SELECT: on a SQLite read connection it needs no transaction of its own
 
     @classmethod
     def of(cls, statement: sa.Executable, dialect: sa.Dialect, keys: Sequence[str] | None) -> _Form:
@@ -37,7 +40,7 @@ class _Form:
         binds = tuple((n, bp.type.dialect_impl(dialect).bind_processor(dialect)) for n, bp in used.items())
         defaults = {n: bp.value for n, bp in used.items() if bp.value is not None and bp.callable is None}
         columns = tuple(statement.selected_columns) if isinstance(statement, sa.Select) else ()
-        return cls(sql, order, binds, defaults, columns)
+        return cls(sql, order, binds, defaults, columns, isinstance(statement, sa.Select))
 
     def args(self, params: Mapping[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
         values = {**self.defaults, **params}
@@ -47,9 +50,19 @@ class _Form:
         return tuple(values[n] for n in self.order) if self.order is not None else values
 
 
+def _reads_alone(conn: sa.Connection) -> bool:
+    """A SQLite connection for reads only (:func:`~study.learn.db.reading`), outside a
+    transaction: a SELECT on it runs as its own read transaction (the driver is in autocommit
+    mode), which is what ``BEGIN DEFERRED`` … ``ROLLBACK`` around it would give, for two
+    statements less. Several such SELECTs each read the database as it is then; a caller that
+    needs them to agree on one snapshot begins a transaction first (``conn.begin()``)."""
+    return conn.dialect.name == "sqlite" and bool(conn.get_execution_options().get(READ_ONLY))
+
+
 class Prepared:
     """A statement compiled once per dialect and run on the connection's DBAPI cursor, in the
-    connection's transaction (begun if it is not yet).
+    connection's transaction (begun if it is not yet; not for a SELECT on a SQLite read
+    connection, see :func:`_reads_alone`).
 
     The statements every request runs (the session, the agenda, an answer's card and log) are
     small; SQLAlchemy's execution layer (an execution context, parameter and result processing,
@@ -71,7 +84,7 @@ class Prepared:
         form = self._forms.get(conn.dialect.name)
         if form is None:
             form = self._forms[conn.dialect.name] = _Form.of(self.statement, conn.dialect, self.keys)
-        if not conn.in_transaction():
+        if not conn.in_transaction() and not (form.single_read and _reads_alone(conn)):
             conn.begin()  # BEGIN as the engine begins (see make_engine)
         args = form.args(params)
         cursor = None
