@@ -55,7 +55,8 @@ class ReadConnections:
         try:
             if conn.in_transaction():
                 conn.rollback()
-            conn.execution_options(**{READ_ONLY: True})
+            if not conn.get_execution_options().get(READ_ONLY):  # (an answer wrote on it)
+                conn.execution_options(**{READ_ONLY: True})
         except sa.exc.SQLAlchemyError:  # a broken connection: the engine discards it
             conn.close()
             return
