@@ -32,7 +32,7 @@ DEV = gold_files(DATA / "gold")
 HELDOUT = gold_files(DATA / "gold" / "heldout")
 # Measured figures (README, Glossary) held as floors; issue 11's targets are 0.95 / 0.80.
 # What the extractor reads (every rule):
-DEV_PRECISION, DEV_RECALL = 0.925, 0.615  # eight chapters (0.929 / 0.617); the targets are not met
+DEV_PRECISION, DEV_RECALL = 0.93, 0.615  # eight chapters (0.931 / 0.619); the targets are not met
 HELDOUT_PRECISION, HELDOUT_RECALL = 0.805, 0.40  # (0.806 / 0.405) the targets are not met here
 SEED_PRECISION, SEED_RECALL = 0.93, 0.85  # the figures before issue 11
 # What is taught (rules passing the precision gate, study/terms/gate.py): precision target met,

@@ -61,3 +61,15 @@ def test_a_title_spelt_out_up_to_the_class_it_names_is_read_without_its_closing_
 def test_a_word_naming_who_does_something_is_glossed_by_who_that_is():
     # 008:186 「…宅者未仕而家居者也」: 宅者, those living at home not yet in office
     assert _at("KR1d0044_008.txt", 186).get(("宅者", "未仕而家居者")) == "k:ye:walk-bare-doer:end:mid"
+
+
+def test_a_definiens_listing_persons_runs_through_its_conjunction():
+    # 006:240 「工六人謂太師少師與上工四人也」: 少師與上工 goes on with the list, no anchor there
+    found = _at("KR1d0044_006.txt", 240)
+    assert found.get(("工六人", "太師少師與上工四人")) == "k:wei:walk-wei:end:long"
+    assert ("工六人", "太師") not in found
+
+
+def test_a_definiens_still_ends_at_the_next_word_of_the_text_outside_a_list():
+    # 002:175 「…髀尾骨不升者近竅賤也」: 不升 opens a gloss of its own
+    assert _at("KR1d0044_002.txt", 175).get(("髀", "尾骨")) == "k:ye:walk-bare:anchor:short"

@@ -78,6 +78,8 @@ def _anchor(norm: str, j: int, end: int, ctx: Context, after: int, said: bool = 
     rest = norm[j + len(head) : end]
     if rest.startswith(MARKERS):
         return not (said and rest == "者")  # 「沃洗謂以枓斟水而沃洗爵者也」: after 謂, 爵者 glosses nothing
+    if rest.startswith(("与", "及")) or norm[j - 1] in "与及":
+        return False  # 「太師少師與上工四人」: a list goes on, no word of it opens a gloss
     return len(head) >= 2 and 1 <= len(rest) <= 8 and gloss_ok(rest[: rest.find("者") + 1] if "者" in rest else rest)
 
 
