@@ -114,3 +114,38 @@ def test_the_session_cookie_is_read_from_the_header_as_werkzeug_parses_it():
     for header in headers:
         request = Request(EnvironBuilder(headers={"Cookie": header} if header else {}).get_environ())
         assert _cookie(request, "session") == request.cookies.get("session"), header
+
+
+def test_saving_a_session_gives_the_same_headers_as_flasks_own():
+    app = _app("d" * 40)
+    app.config["SESSION_REFRESH_EACH_REQUEST"] = True
+
+    def headers(interface: SecureCookieSessionInterface, state: str, vary: str | None) -> list[tuple[str, str]]:
+        with app.test_request_context("/"):
+            session = interface.session_class({"sid": "s" * 43} if state != "empty" else {})
+            if state in ("read", "empty-read"):
+                session.get("sid")
+            if state == "changed":
+                session["lang"] = "en"
+            if state == "cleared":
+                session.clear()
+            if state == "permanent":
+                session.permanent = True
+            response = app.response_class("x")
+            if vary:
+                response.headers["Vary"] = vary
+            interface.save_session(app, session, response)
+            shown = []
+            for key, value in response.headers.items():
+                if key == "Set-Cookie":  # the cookie's name and settings (its value holds the second)
+                    name, _, settings = value.partition(";")
+                    value = name.split("=")[0] + ";" + ";".join(p for p in settings.split(";") if "Expires" not in p)
+                shown.append((key, value))
+            return sorted(shown)
+
+    for state in ("untouched", "read", "empty", "empty-read", "changed", "cleared", "permanent"):
+        for vary in (None, "Accept-Encoding"):
+            assert headers(CookieSessions(), state, vary) == headers(SecureCookieSessionInterface(), state, vary), (
+                state,
+                vary,
+            )

@@ -10,10 +10,10 @@ import re
 import time
 from typing import Any
 
-from flask import Flask, Request
+from flask import Flask, Request, Response
 from flask.json.provider import DefaultJSONProvider
 from flask.json.tag import TaggedJSONSerializer
-from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature, TimestampSigner, URLSafeTimedSerializer
 
 
@@ -100,6 +100,19 @@ class CookieSessions(SecureCookieSessionInterface):
                 self._verified.clear()
             self._verified[(signer, value)] = (data, int(when.timestamp()))
         return self.session_class(data)
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        """Flask's; a session that sets no cookie (most requests: not changed, not refreshed on
+        every request) only adds ``Vary: Cookie`` when it was read, without first looking up the
+        cookie's seven settings as Flask's does. The same headers as Flask's."""
+        if not session.modified and not (session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]):
+            if session.accessed:
+                if "Vary" in response.headers:
+                    response.vary.add("Cookie")
+                else:
+                    response.headers["Vary"] = "Cookie"
+            return
+        super().save_session(app, session, response)
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         keys = (*(app.config.get("SECRET_KEY_FALLBACKS") or ()), app.secret_key)  # the current key last
