@@ -242,6 +242,7 @@ class Example:
     line: int
     rite: str
     stage_id: str | None = None
+    at: int | None = None  # where in ``text`` the use it shows stands (None: its first)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -99,3 +100,21 @@ def test_a_commentators_name_is_shown_once_before_his_words(packages):
     ]
     named = [r for r in rows if "曰" in r[:16]]
     assert named and not [r for r in named if re.match(r"\|([^|]+)\|\|?\1曰", r)], named[:3]
+
+
+def test_an_examples_highlight_marks_the_use_its_gloss_explains_not_the_first():
+    """少牢饋食禮 (KR1d0044_016.txt:81–82) writes 匕 twice in one sentence: 鼎匕俎 (the tripod's
+    spoon, cleaned by 饔人) and 甑甗匕與敦 (所以出飯, cleaned by 廩人). An example that shows the
+    second marks the second, also where the text holds a mark before it."""
+    from study.learn.teach import _example_highlight
+    from study.model import Example
+
+    book = Path(__file__).resolve().parents[1] / "decks" / "texts"
+    lines = (book / "KR1d0044_016.txt").read_text(encoding="utf-8").splitlines()
+    text = lines[80].rstrip("¶") + "【句】" + lines[81].rstrip("¶")
+    second = text.index("匕", text.index("甗"))
+    example = Example(text, "KR1d0044_016.txt", 82, "少牢饋食禮", at=second)
+    start, end = _example_highlight(example, "匕", "匕")
+    assert shown(text)[start:end] == "匕" and shown(text)[start - 1] == "甗"
+    first = _example_highlight(Example(text, "KR1d0044_016.txt", 81, "少牢饋食禮"), "匕", "匕")
+    assert shown(text)[first[0] - 1] == "鼎"  # without a place: the first, as before

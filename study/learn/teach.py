@@ -10,6 +10,7 @@ offsets into it); the web app escapes and renders it.
 
 from __future__ import annotations
 
+from ..model import Example
 from ..text.display import shown
 from ..text.translation import usual_name
 from .catalog import Catalog, Family, QuizItem, example_sense
@@ -31,6 +32,15 @@ def _highlight(text: str, term: str, normalized: str) -> list[int] | None:
         if at >= 0:
             return [at, at + len(form)]
     return None
+
+
+def _example_highlight(ex: Example, term: str, normalized: str) -> list[int] | None:
+    """The use of the term that the example shows (the one its gloss explains, where a sentence
+    uses the word twice: 甑甗匕與敦, not 鼎匕俎), in the example as shown; else the first."""
+    if ex.at is not None:
+        start = len(shown(ex.text[: ex.at]))
+        return [start, start + len(term)]
+    return _highlight(shown(ex.text), term, normalized)
 
 
 def teaching(item: QuizItem, catalog: Catalog) -> dict[str, object]:
@@ -68,7 +78,7 @@ def teaching(item: QuizItem, catalog: Catalog) -> dict[str, object]:
             ex = term.example
             example = {
                 "text": shown(ex.text),
-                "highlight": _highlight(shown(ex.text), term.term, term.normalized),
+                "highlight": _example_highlight(ex, term.term, term.normalized),
                 "rite": ex.rite,
                 "stage": _stage(catalog, ex.stage_id),
                 "line": ex.line,

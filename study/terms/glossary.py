@@ -110,7 +110,8 @@ def _example(norm: str, glosses: Sequence[Gloss], sentences: Sequence[_Sentence]
             break
     else:
         s, at = using[0], using[0].key.find(norm)
-    return Example(snippet(s.text, at, len(norm))[0], s.file, s.line, s.rite, s.stage_id)
+    text, where = snippet(s.text, at, len(norm))
+    return Example(text, s.file, s.line, s.rite, s.stage_id, where)
 
 
 PARTICLE_WINDOW = 2  # characters kept on each side of a particle for the sentence its gloss explains
