@@ -7,22 +7,20 @@ from __future__ import annotations
 import re
 import weakref
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from pathlib import Path
 
-from ..model import Document, Example, Gloss, Segment, Stage, Term
+from ..model import Document, Example, Gloss, Term
 from ..text.normalize import normalize, search_key
 from .curated import Curated, CuratedTerm, occurrences
 from .glosses import extract_glosses
-from .glossrules import FUNCTION
 from .lexicon import category_of
-from .named import commentary_lines, kept_to, named, of_its_use
-from .plaincheck import head_ok
+from .named import commentary_lines
 from .reading import reading_in
 from .senses import gloss_fits
 from .snippets import snippet
+from .windows import apart, explained_words, in_its_passage, kept_to_its_use, particle, scoped
 
 _SENTENCE = re.compile(r"[^。；！？\u3000]+[。；！？]?")  # (the notes of a heading: runs apart by a full-width space)
 _RULES = (
@@ -114,116 +112,6 @@ def _example(norm: str, glosses: Sequence[Gloss], sentences: Sequence[_Sentence]
     return Example(text, s.file, s.line, s.rite, s.stage_id, where)
 
 
-PARTICLE_WINDOW = 2  # characters kept on each side of a particle for the sentence its gloss explains
-Said = Mapping[tuple[str, int], Sequence[str]]  # the commentary segments over each line
-
-
-def _explained(documents: Iterable[Document]) -> dict[tuple[str, int], set[str]]:
-    """Each commentary line of the classical text: the classical words its commentary explains —
-    its passage's text, or in a stage's notes (記) the words before that 【…】."""
-    out: dict[tuple[str, int], set[str]] = defaultdict(set)
-    for doc in documents:
-        for rite in doc.rites:
-            for stage in rite.stages:
-                for passage in stage.passages:
-                    for line in passage.lines:
-                        out[(doc.file, line)].add(passage.text)
-                for seg in stage.note_commentary:
-                    text = note_words(stage, seg)
-                    if text is not None:
-                        for line in {seg.line, *(n for _, n in seg.breaks)}:
-                            out[(doc.file, line)].add(text)
-    return out
-
-
-def note_words(stage: Stage, seg: Segment) -> str | None:
-    """The classical words of a stage's notes (記) that a segment of their commentary explains:
-    those before its 【…】, as written; None if the segment is not found there."""
-    head = seg.text[:12]
-    return next((run.strip("\u3000 ") for run, block in _note_runs(stage.notes) if head and head in block), None)
-
-
-@lru_cache(maxsize=1024)
-def _note_runs(notes: str) -> list[tuple[str, str]]:
-    """A stage's notes as (classical words, the 【…】 after them), read once per notes."""
-    return re.findall(r"([^【】]*)【([^【】]*)】", notes)
-
-
-def particle(norm: str) -> bool:
-    """A one-character word the commentary glosses only for the sentence at hand: a particle the
-    gloss reader never takes for a word alone (即, 則, 若, 將, 在, 而 …; plaincheck.head_ok)."""
-    return len(norm) == 1 and (norm in FUNCTION or not head_ok(norm))
-
-
-def _windows(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]], said: Said | None = None) -> list[str]:
-    """The words around ``norm`` (PARTICLE_WINDOW characters each side, never across punctuation)
-    in the classical text the commentary of ``g`` explains, longest first; with ``said`` (the
-    commentary of each line), only those the commentary beside ``g`` names if it names some
-    (:func:`~study.terms.named.named`: 匕 = 所以出飯 of 甑甗匕與敦, not of 鼎匕俎)."""
-    word = r"[\u3400-\u9fff\U00020000-\U0002ffff]"
-    windows = set()
-    for key in map(normalize, explained.get((g.file or "", g.line or 0), ())):
-        for m in re.finditer(re.escape(norm), key):
-            before = re.search(rf"{word}{{0,{PARTICLE_WINDOW}}}$", key[: m.start()])
-            after = re.match(rf"{word}{{0,{PARTICLE_WINDOW}}}", key[m.end() :])
-            windows.add((before.group(0) if before else "") + norm + (after.group(0) if after else ""))
-    ordered = sorted(windows, key=lambda w: (-len(w), w))
-    return named(g, norm, ordered, said) if said is not None else ordered
-
-
-def _in_its_passage(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]]) -> Gloss:
-    """A particle's commentary gloss kept to the words around it in the passage its commentary
-    explains (若 = 順 in 「先妣之嗣若則有常」, not in 「若衣若笄」 of the same stage): its ``pattern``.
-    Unchanged when the passage is not found or does not use the word."""
-    windows = _windows(g, norm, explained)
-    if not windows or g.pattern is not None:
-        return g
-    return replace(g, pattern=kept_to(windows))
-
-
-def _apart(glosses: list[Gloss], norm: str, explained: Mapping[tuple[str, int], set[str]]) -> list[Gloss]:
-    """A word of one or two characters glossed differently within one stage (宰 = 上卿執政者 and
-    宰 = 膳宰掌治官饌者 in 大射儀's 戒羣臣; 吾子 = 使者稱女父 and 吾子 = 使者 in 士昏禮's 納采; 拜辱 =
-    拜迎 and 拜送): each of those glosses keeps to the words around it where its commentary stands,
-    as a particle's does, so that they stay two senses rather than one card with both."""
-    keys: dict[tuple[str | None, str | None], set[str]] = defaultdict(set)
-    for g in glosses:
-        if g.formula != "curated" and g.line is not None:
-            keys[(g.rite, g.stage_id)].add(search_key(g.gloss.removesuffix("也")))
-    torn = {place for place, k in keys.items() if len(k) > 1}
-    return [_in_its_passage(g, norm, explained) if (g.rite, g.stage_id) in torn and g.line else g for g in glosses]
-
-
-def _of_its_use(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]], said: Said) -> Gloss:
-    """A commentary gloss kept to the use of its word the commentary names
-    (:func:`~study.terms.named.of_its_use`)."""
-    return g if g.formula == "curated" or g.line is None else of_its_use(g, norm, _windows(g, norm, explained), said)
-
-
-def _scoped(
-    g: Gloss, norm: str, c: CuratedTerm, explained: Mapping[tuple[str, int], set[str]], said: Said | None = None
-) -> Gloss:
-    """A commentary gloss of a term the teacher scoped (``where``): in the teacher's rites and
-    pattern when it is said of a place the pattern fits (中 = 盛算之器 at 「所設中之西」: wherever the
-    tally vessel is) — but a one-character word's gloss said of another place keeps to the words
-    around it there, as a particle's does (中 = 中幅侯心 at 「侯中」, 中 = 間 at 「中等」: one stage of
-    鄉射禮 uses 中 in all three senses). Where the teacher scoped each gloss apart (个: the arrow at
-    「一个」, the side-piece at 「左个」), it takes the where of the teacher's gloss whose pattern fits
-    the place it is said of."""
-    if c.rites and g.rite and normalize(g.rite) not in c.rites:  # said of another rite: kept there
-        windows = _windows(g, norm, explained, said) if len(norm) == 1 else []  # (个 = 枚 at 士虞禮's 俎釋三个)
-        return replace(g, pattern=kept_to(windows)) if windows else g
-    patterned = list(dict.fromkeys(w for w in map(c.where, range(len(c.glosses))) if w[1] is not None))
-    windows = _windows(g, norm, explained, said) if len(norm) == 1 and patterned else []
-    if windows:
-        fits = [(rites, pattern) for rites, pattern in patterned if any(re.search(pattern or "", w) for w in windows)]
-        if not fits:  # (its own place, its own rite: 中月而禫 of 士虞禮 is 間 too)
-            return replace(g, pattern=kept_to(windows))
-        if len(fits) == 1 or (c.rites, c.pattern) not in fits:
-            return replace(g, pattern=fits[0][1], scope=fits[0][0])
-    return replace(g, pattern=c.pattern, scope=c.rites)
-
-
 def _duplicate(term: str, gloss: str, source: str, extracted: Sequence[Gloss]) -> bool:
     """A curated gloss that repeats an extracted one (same words, or a quote of the same line)."""
     key = search_key(gloss.removesuffix("也"))
@@ -263,14 +151,14 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
     by_term: dict[str, list[Gloss]] = defaultdict(list)
     written: dict[str, Counter[str]] = defaultdict(Counter)
     order: dict[str, tuple[int, int]] = {}
-    explained = _explained(documents)
+    explained = explained_words(documents)
     said = commentary_lines(documents)
     for d_index, doc in enumerate(documents):
         for g in _extracted(doc):
             if not (g.taught or withheld) or curated.drops(g):
                 continue
             norm = normalize(g.context)
-            by_term[norm].append(_in_its_passage(g, norm, explained) if particle(norm) else g)
+            by_term[norm].append(in_its_passage(g, norm, explained) if particle(norm) else g)
             written[norm][g.context] += 1
             order.setdefault(norm, (d_index, g.line or 0))
     curated_by: dict[str, CuratedTerm] = {}
@@ -300,9 +188,9 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
             continue
         c = curated_by.get(norm)
         if c and c.scoped:  # the teacher's where scopes the term's every gloss
-            glosses = [g if g.formula == "curated" else _scoped(g, norm, c, explained, said) for g in glosses]
+            glosses = [g if g.formula == "curated" else scoped(g, norm, c, explained, said) for g in glosses]
         elif len(norm) <= 2:
-            glosses = [_of_its_use(g, norm, explained, said) for g in _apart(glosses, norm, explained)]
+            glosses = [kept_to_its_use(g, norm, explained, said) for g in apart(glosses, norm, explained)]
         headword = written[norm].most_common(1)[0][0] if written[norm] else norm
         counts = (
             (

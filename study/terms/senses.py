@@ -106,7 +106,7 @@ def gloss_fits(g: Gloss, term: str, text: str, index: int, rite: str, stage_id: 
     if g.rite is not None and normalize(g.rite) != normalize(rite):
         return False
     if g.pattern is not None:
-        return True  # the words around it where its commentary stands (glossary.particle …)
+        return True  # the words around it where its commentary stands (windows.particle …)
     return len(key) > 2 or stage_id is None or g.stage_id is None or g.stage_id == stage_id
 
 
