@@ -20,9 +20,9 @@ from pathlib import Path
 
 from study.build import load_document
 from study.terms.gate import size_class
-from study.terms.windows import note_words
 from study.terms.glosses import _contexts, extract_glosses
 from study.terms.review import reviewed, seconds
+from study.terms.windows import note_words
 
 BOOK = Path(__file__).resolve().parents[1] / "decks" / "texts"
 
