@@ -202,8 +202,9 @@ def test_a_senses_example_is_the_sentence_whose_commentary_glosses_it():
 
 def test_a_word_the_teacher_scoped_keeps_each_commentary_sense_apart():
     """中 in 鄉射禮 is the target's centre (中幅侯心, said of 「侯中」), the middle (間, of 「中等」) and
-    the tally vessel (盛籌之器, of 「設中」, and the teacher's two glosses wherever the vessel is set,
-    taken or held): three senses, not one card with all five glosses."""
+    the tally vessel (盛籌之器, of 「設中」, 盛算之器 of the 記 (004:278, signed by two readers), and
+    the teacher's two glosses wherever the vessel is set, taken or held): three senses, not one card
+    with all six glosses."""
     from study.build import load_terms
     from study.decks.termsenses import rite_senses
     from study.terms.senses import senses_at
@@ -214,7 +215,7 @@ def test_a_word_the_teacher_scoped_keeps_each_commentary_sense_apart():
     groups = [{g.gloss for g in s.glosses} for s in senses]
     assert {"中幅侯心"} in groups and {"間"} in groups
     vessel = next(g for g in groups if "盛籌之器" in g)
-    assert len(vessel) == 3 and not vessel & {"中幅侯心", "間"}
+    assert len(vessel) == 4 and "盛算之器" in vessel and not vessel & {"中幅侯心", "間"}
     zhong = terms["中"]
     # the vessel's glosses wherever the text handles it, not at the target's centre
     assert {g.gloss for g in senses_at(zhong, "釋獲者執鹿中", 5, "鄉射禮")} >= {"盛筹之器曰中，设于堂下，当西序"}
