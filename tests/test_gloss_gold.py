@@ -42,10 +42,10 @@ TAUGHT_HELDOUT_PRECISION, TAUGHT_HELDOUT_RECALL = 0.95, 0.11
 TARGET_PRECISION = 0.95
 # What is shipped: the gate's glosses and those of the withheld ones both hand readers signed
 # (study/data/glossreview/). The review read the held-out chapters' glosses too (not their gold).
-# Dev 0.979 / 0.528 (278/284), held out 0.956 / 0.302 (65/68). Dev is below 0.98 since both
+# Dev 0.980 / 0.548 (289/295), held out 0.956 / 0.302 (65/68). Dev precision stays near 0.98 since both
 # readers re-cut two glosses shorter than the gold's reader: 結于面 → 結于胸前 (008:100; the gold keeps
 # 以繩維四足出背上結于胸前) and 戒射 → 戒 = 預告 (006:19): more than two characters apart, counted wrong.
-SHIPPED_DEV_PRECISION, SHIPPED_DEV_RECALL = 0.975, 0.525
+SHIPPED_DEV_PRECISION, SHIPPED_DEV_RECALL = 0.975, 0.545
 SHIPPED_HELDOUT_PRECISION, SHIPPED_HELDOUT_RECALL = 0.95, 0.30
 
 
