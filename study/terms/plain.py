@@ -7,7 +7,8 @@ saying, and reads each clause as
 
 - ``Y曰X`` / ``Y謂之X`` (study/terms/plainyue.py), or
 - ``X[者|謂|猶|猶言|即|蓋]Y`` or plain ``XY`` (the walk, study/terms/plainwalk.py), and a thing glossed
-  by what it is used for, 所以… (study/terms/plaintool.py).
+  by what it is used for, 所以… (study/terms/plaintool.py), and two words of the text glossed
+  together, 「刲擊皆殺也」 (study/terms/plainlist.py).
 
 Everything here works on the normalised text (same length as the original), so the function
 word lists know 於/為/則/謂 through their simplified forms.
@@ -25,6 +26,7 @@ from .glossrules import Context
 from .plaincheck import gloss_ok, head_ok
 from .plainedge import gu_yue, ji_tail, jie_weizhi, mao, spelt_in, wei_edge, zhiqi
 from .plainfound import FORMULA, Found
+from .plainlist import jie_list
 from .plaintool import tools
 from .plainwalk import _head_at, kind_of, walk
 from .plainyue import read_yue
@@ -104,6 +106,8 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
         yield from (f for f in wei_edge(text, norm, start, end, closed, speaker, ctx) if f.offset not in said)
         yield from (f for f in mao(text, norm, start, end, speaker, ctx) if f.offset not in said)  # 「蹙恭敬不寧之貌」
         yield from (f for f in zhiqi(text, norm, start, end, speaker, ctx) if f.offset not in said)  # 「櫝蔵圭之器」
+        listed = jie_list(text, norm, start, end, closed, speaker, ctx)  # 「刲擊皆殺也」
+        yield from (f for f in listed if f.offset not in said)
         if start not in said:  # 「以命升以君命升之也」
             head = _head_at(norm, start, end, ctx)
             yield from spelt_in(text, norm, start, end, closed, speaker, ctx, head)
