@@ -25,6 +25,7 @@ from ..text.normalize import normalize
 from .glossrules import Context
 from .plaincheck import gloss_ok, head_ok
 from .plainedge import gu_yue, ji_tail, jie_weizhi, mao, spelt_in, wei_edge, zhiqi
+from .plainelide import elided
 from .plainfound import FORMULA, Found
 from .plainlist import jie_list
 from .plaintool import tools
@@ -100,6 +101,9 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
                 yield Found(text[xs:xe], text[xe + len(m[2]) : end], FORMULA[m[2]], xs, speaker, path="yue-marker")
             continue
         walked = list(walk(text, norm, start, end, closed, speaker, ctx))
+        quoted = elided(text, norm, start, end, closed, speaker, ctx, _head_at(norm, start, end, ctx))
+        if quoted:  # 「賜爵酌酒以賜也」: the text's 賜之爵 quoted without 之, not 賜 run on
+            walked = [f for f in walked if f.offset != start] + quoted
         yield from walked
         yield from kind_of(text, norm, start, end, closed, speaker, ctx)
         said = {f.offset for f in walked}

@@ -1,0 +1,60 @@
+"""A word of the text quoted without its 之 (path ``elided-head``, weighed apart by the gate,
+study/terms/gate.py).
+
+The commentary opens a clause with the words of the text it explains and sometimes drops their
+之: the text writes 「若君賜之食」「若君賜之爵」, the commentary 「君賜食謂侍食于君也」
+「賜爵酌酒以賜也」. The walk (study/terms/plainwalk.py) looks the headword up in the text as
+written and finds only 君賜 or 賜 (「賜 → 爵酌酒以賜」, a run-on); this reading takes the two or
+three characters that, with a 之 put back between two of them, are a phrase of the passage, and
+the definiens closing the clause (after 謂 when there is one).
+
+Refused: a longer phrase (four characters or more: a clause of the text, 「楹東受命」), and a
+definiens that says where someone stands (「君南面臣北面禮也」: a statement about positions).
+Called by study/terms/plain.py at each clause start; where it reads a gloss, the walk's shorter
+headword at that place is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .glossrules import Context
+from .plaincheck import fault, head_ok
+from .plainfound import Found
+
+MAX_GLOSS = 12
+
+
+def elided_head(norm: str, start: int, end: int, closed: bool, ctx: Context) -> str:
+    """The two or three characters opening the clause that are a phrase of the passage with a 之
+    taken out, longer than any phrase of the text opening it ('' when there are none)."""
+    if not closed:
+        return ""
+    for size in (3, 2):
+        word = norm[start : start + size]
+        if len(word) < size or word in ctx.classical or not head_ok(word):
+            continue
+        if any(word[:i] + "之" + word[i:] in ctx.classical for i in range(1, size)):
+            return word
+    return ""
+
+
+def elided(
+    text: str, norm: str, start: int, end: int, closed: bool, speaker: str | None, ctx: Context, walked: str
+) -> list[Found]:
+    """「君賜食謂侍食于君也」: the gloss of a phrase of the text quoted without its 之, when it is
+    longer than ``walked`` (the headword the walk found at the clause start)."""
+    word = elided_head(norm, start, end, closed, ctx)
+    if not word or len(word) <= len(walked):
+        return []
+    g_start = start + len(word) + norm.startswith("谓", start + len(word))
+    gloss = norm[g_start:end]
+    marker = "谓" if g_start > start + len(word) else ""
+    full = next(word[:i] + "之" + word[i:] for i in range(1, len(word)) if word[:i] + "之" + word[i:] in ctx.classical)
+    where = ctx.classical.find(full)
+    if not 2 <= len(gloss) <= MAX_GLOSS or re.search("[东西南北]面", gloss):
+        return []
+    if fault(word, gloss, marker, closed, ctx, where):
+        return []
+    formula = "wei" if marker else "ye"
+    return [Found(text[start : start + len(word)], text[g_start:end], formula, start, speaker, "end", "elided-head")]

@@ -1,0 +1,38 @@
+"""The elided-head reading of study/terms/plainelide.py on real lines of the book: a phrase of the
+text quoted without its 之, and the near shapes it must refuse."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from study.build import load_document
+from study.terms.glosses import extract_glosses
+
+BOOK = Path(__file__).resolve().parents[1] / "decks" / "texts"
+
+
+@cache
+def _at(file: str, line: int) -> dict[tuple[str, str], str]:
+    """(term, gloss) → rule of the glosses extracted at one line of the book."""
+    glosses = extract_glosses(load_document(BOOK / file), review=False)
+    return {(g.context, g.gloss): g.rule for g in glosses if g.line == line}
+
+
+def test_a_phrase_of_the_text_quoted_without_its_zhi_is_glossed_after_wei():
+    # 008:156 「君賜食謂侍食于君也」, the text 「若君賜之食」
+    assert _at("KR1d0044_008.txt", 156).get(("君賜食", "侍食于君")) == "k:wei:elided-head:end:mid"
+
+
+def test_the_walks_shorter_headword_run_on_is_dropped_for_it():
+    # 008:162 「賜爵酌酒以賜也」, the text 「若君賜之爵」: 賜爵, not 賜 → 爵酌酒以賜
+    found = _at("KR1d0044_008.txt", 162)
+    assert found.get(("賜爵", "酌酒以賜")) == "k:ye:elided-head:end:mid"
+    assert ("賜", "爵酌酒以賜") not in found
+
+
+def test_a_statement_of_where_people_stand_is_not_read():
+    # 008:122 「君南面臣北面禮也」 (the text 君之南面): positions, not a meaning
+    text = (BOOK / "KR1d0044_008.txt").read_text(encoding="utf-8").splitlines()[121]
+    assert "君南面臣北面" in text
+    assert not [k for k, rule in _at("KR1d0044_008.txt", 122).items() if "elided-head" in rule]
