@@ -36,3 +36,16 @@ def test_a_statement_of_where_people_stand_is_not_read():
     text = (BOOK / "KR1d0044_008.txt").read_text(encoding="utf-8").splitlines()[121]
     assert "君南面臣北面" in text
     assert not [k for k, rule in _at("KR1d0044_008.txt", 122).items() if "elided-head" in rule]
+
+
+def test_a_phrase_quoted_without_its_er_or_gan_is_read():
+    # 004:392 「横奉兩手横舉也」 (the text 横而奉之); 008:166 「不顧辭不迴顧君告辭也」 (不敢顧辭)
+    assert _at("KR1d0044_004.txt", 392).get(("横奉", "兩手横舉")) == "k:ye:elided-head:end:mid"
+    assert ("横", "奉兩手横舉") not in _at("KR1d0044_004.txt", 392)
+    assert _at("KR1d0044_008.txt", 166).get(("不顧辭", "不迴顧君告辭")) == "k:ye:elided-head:end:mid"
+
+
+def test_a_phrase_quoted_without_its_yu_is_not_read():
+    # 009:836 「至禰告反也」 (the text 至于禰): what is done there, narration
+    glosses = extract_glosses(load_document(BOOK / "KR1d0044_009.txt"), review=False)
+    assert not [g for g in glosses if g.context == "至禰"]

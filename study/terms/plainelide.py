@@ -1,11 +1,13 @@
-"""A word of the text quoted without its 之 (path ``elided-head``, weighed apart by the gate,
-study/terms/gate.py).
+"""A phrase of the text quoted without its 之 (or 而, 敢) (path ``elided-head``, weighed apart by
+the gate, study/terms/gate.py).
 
 The commentary opens a clause with the words of the text it explains and sometimes drops their
 之: the text writes 「若君賜之食」「若君賜之爵」, the commentary 「君賜食謂侍食于君也」
-「賜爵酌酒以賜也」. The walk (study/terms/plainwalk.py) looks the headword up in the text as
+「賜爵酌酒以賜也」; so with 而 and 敢 (「横而奉之」 → 「横奉兩手横舉也」, 「不敢顧辭」 →
+「不顧辭不迴顧君告辭也」). Other characters put back read narration (「至于禰」 → 「至禰告反也」,
+「祭于豆」 → 「祭豆籩及酒」) and are not tried. The walk (study/terms/plainwalk.py) looks the headword up in the text as
 written and finds only 君賜 or 賜 (「賜 → 爵酌酒以賜」, a run-on); this reading takes the two or
-three characters that, with a 之 put back between two of them, are a phrase of the passage, and
+three characters that, with one of those put back between two of them, are a phrase of the passage, and
 the definiens closing the clause (after 謂 when there is one).
 
 Refused: a longer phrase (four characters or more: a clause of the text, 「楹東受命」), and a
@@ -23,18 +25,27 @@ from .plaincheck import fault, head_ok
 from .plainfound import Found
 
 MAX_GLOSS = 12
+DROPPED = "之而敢"  # the characters a quotation of the text leaves out
+
+
+def _full(word: str, ctx: Context) -> str:
+    """The phrase of the passage ``word`` quotes with one character of DROPPED left out ('' if none)."""
+    return next(
+        (full for c in DROPPED for i in range(1, len(word)) if (full := word[:i] + c + word[i:]) in ctx.classical),
+        "",
+    )
 
 
 def elided_head(norm: str, start: int, end: int, closed: bool, ctx: Context) -> str:
     """The two or three characters opening the clause that are a phrase of the passage with a 之
-    taken out, longer than any phrase of the text opening it ('' when there are none)."""
+    (而, 敢) taken out, longer than any phrase of the text opening it ('' when there are none)."""
     if not closed:
         return ""
     for size in (3, 2):
         word = norm[start : start + size]
         if len(word) < size or word in ctx.classical or not head_ok(word):
             continue
-        if any(word[:i] + "之" + word[i:] in ctx.classical for i in range(1, size)):
+        if _full(word, ctx):
             return word
     return ""
 
@@ -50,8 +61,7 @@ def elided(
     g_start = start + len(word) + norm.startswith("谓", start + len(word))
     gloss = norm[g_start:end]
     marker = "谓" if g_start > start + len(word) else ""
-    full = next(word[:i] + "之" + word[i:] for i in range(1, len(word)) if word[:i] + "之" + word[i:] in ctx.classical)
-    where = ctx.classical.find(full)
+    where = ctx.classical.find(_full(word, ctx))
     if not 2 <= len(gloss) <= MAX_GLOSS or re.search("[东西南北]面", gloss):
         return []
     if fault(word, gloss, marker, closed, ctx, where):
