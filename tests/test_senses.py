@@ -117,6 +117,40 @@ def test_xi_putting_the_garment_back_on_is_not_glossed_on_dressing_the_dead():
         assert _senses(t, text, "袭", "士丧礼上") == [], text
 
 
+@pytest.mark.parametrize(
+    ("word", "rite", "fits", "elsewhere"),
+    [  # sentences of the book whose cards (卷一, 十一, 十五, 十七) showed the seeds' gloss on another sense
+        ("爵", "士冠禮", "賔降取爵于篚", ["爵弁服纁裳純衣緇帶韎韐", "主人𤣥端爵韠立于阼階下"]),
+        ("爵", "聘禮", "一人舉爵獻從者行酬", ["使大夫各以其爵朝服致之以侑幣"]),
+        ("爵", "巡守禮", "", ["諸侯有功徳則發爵賜服以順陽義"]),
+        ("尊", "諸侯遷廟禮", "筵于戸牖間尊于西序下", []),
+        ("尊", "巡守禮", "", ["土地墾闢養老尊賢俊傑在位"]),
+        ("尊", "大射儀", "", ["不獲卑者與尊者為耦"]),
+        ("豆", "士冠禮", "再醮兩豆葵菹蠃醢", []),
+        ("豆", "投壺禮", "", ["壺中實小豆焉"]),
+        ("祝", "特牲饋食禮", "尸占曰吉敢宿祝許諾", []),
+        ("祝", "士冠禮", "", ["左手執前進容乃祝坐如初", "始加祝曰令月吉日", "執項左執前進祝加之如初復位"]),
+        ("嘏", "特牲饋食禮", "祭酒啐酒進聽嘏", []),
+        ("嘏", "士冠禮", "", ["宜之于嘏永受保之"]),
+        ("袒", "奔喪禮", "坐哭盡哀括髮袒降堂東", []),
+        ("袒", "出師禮", "", ["將帥結草自縛袒右肩而入"]),
+        ("洗", "士冠禮", "夙興設洗直于東榮", []),
+        ("洗", "士冠禮", "贊者盥于洗西升立于房中", []),
+        ("洗", "祫于太廟禮", "", ["王乃洗肝于鬱鬯而燔之"]),
+        ("加爵", "特牲饋食禮", "長兄弟洗觚為加爵", []),
+        ("加爵", "出師禮", "", ["其用命者則加爵受賜于祖奠之前"]),
+    ],
+)
+def test_the_teachers_vessels_and_officiant_are_not_glossed_on_other_senses(word, rite, fits, elsewhere):
+    """爵 the cup is not the colour of 爵弁/爵韠 nor rank (其爵, 發爵); 尊 not 尊賢, 尊者; 豆 not the
+    beans of 投壺禮; 祝 the officiant not 士冠禮's 乃祝 (to bless); 嘏 not 宜之于嘏; 袒 (the left arm)
+    not 袒右肩; 洗 the basin not 洗肝; 加爵 not 加爵受賜 (raised in rank)."""
+    t = _curated(word)
+    assert not fits or _senses(t, fits, word, rite), fits
+    for text in elsewhere:
+        assert _senses(t, text, word, rite) == [], text
+
+
 def test_a_one_character_gloss_of_the_commentary_stays_in_its_stage(seed_terms):
     from study.terms.senses import senses_at
 
