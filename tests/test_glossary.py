@@ -288,3 +288,24 @@ def test_each_curated_gloss_may_say_where_it_applies():
         (("乡射礼",), None),
     ]
     assert ge.scoped
+
+
+@pytest.mark.parametrize(
+    ("file", "term", "gloss"),
+    [  # read on the built cards of 士冠禮 and 喪服 (decks/glossary.yaml, exclude:, with the reasons)
+        ("KR1d0044_001.txt", "冠", "加冠於首"),  # the rite's name, shown on 𤣥冠
+        ("KR1d0044_001.txt", "再拜", "拜迎"),  # what this 再拜 does, not what it means
+        ("KR1d0044_011.txt", "帶", "要絰"),  # shown on 絞帶, the rope belt beside the 要絰
+        ("KR1d0044_011.txt", "孫", "女孫"),  # which grandchild, shown on 庶孫之婦
+    ],
+)
+def test_a_gloss_the_teacher_dropped_at_its_line_is_not_taught(file, term, gloss, tmp_path):
+    from study.build import load_document
+
+    doc = load_document(TEXTS / file)
+    bare = tmp_path / "glossary.yaml"
+    bare.write_text("version: 1\n", "utf-8")
+    read = {t.normalized: t for t in load_terms([doc], bare, withheld=True)}[normalize(term)]
+    assert gloss in {g.gloss for g in read.glosses}  # the commentary says it there
+    t = {t.normalized: t for t in load_terms([doc], withheld=True)}.get(normalize(term))
+    assert t is None or gloss not in {g.gloss for g in t.glosses}
