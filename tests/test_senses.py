@@ -234,6 +234,25 @@ def test_a_senses_example_is_the_sentence_whose_commentary_glosses_it():
         assert {g.line for g in sense.glosses} & set(passage.lines), sense
 
 
+@pytest.mark.parametrize(
+    ("file", "word", "gloss", "shown", "not_shown"),
+    [
+        # 蔡德晉's 儀可象也 explains 敬爾威儀 of the 祝辭 (001:256), not 如加皮弁之儀 (the procedure)
+        ("KR1d0044_001.txt", "仪", "可象", "威儀", "皮弁之儀"),
+        # 辟領向外謂之適 (011:116) is the garment's 適 of 負廣出于適寸, not 適子 (the heir)
+        ("KR1d0044_011.txt", "适", "辟領向外", "出于適寸", "適子"),
+    ],
+)
+def test_a_teachers_scope_shows_a_commentary_gloss_on_the_use_it_explains(file, word, gloss, shown, not_shown):
+    from study.build import load_terms
+    from study.decks.termsenses import rite_senses
+
+    doc = load_document(BOOK / file)
+    senses = rite_senses(doc.rites[0], doc.file, load_terms([doc]))[word]
+    (sense,) = [s for s in senses if gloss in {g.gloss for g in s.glosses}]
+    assert shown in sense.example.text and not_shown not in sense.example.text, sense.example.text
+
+
 def test_a_word_the_teacher_scoped_keeps_each_commentary_sense_apart():
     """中 in 鄉射禮 is the target's centre (中幅侯心, said of 「侯中」), the middle (間, of 「中等」) and
     the tally vessel (盛籌之器, of 「設中」, 盛算之器 of the 記 (004:278, signed by two readers), and
