@@ -138,6 +138,7 @@ def test_polyphones_take_their_classical_reading_in_context(word, context, readi
         ("角", "主人洗角升酌酳尸", "jué"),
         ("洗", "夙興設洗直于東榮", "xiǎn"),
         ("洗", "執觶興洗北面坐奠", "xǐ"),
+        ("洗", "洗當東榮南北以堂深", "xiǎn"),  # 諸侯遷廟禮: its term example opens at 洗 (設 cut off)
         ("勞", "下大夫勞者遂以賓入", "lào"),
         ("含", "君使某含", "hàn"),
         ("括髮", "哭盡哀括髮袒", "kuò fà"),
