@@ -87,7 +87,7 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
         yield from jie_weizhi(text, norm, start, end, speaker, ctx)  # 「米禾薪芻皆謂之積」
         yue = list(read_yue(norm, start, end, ctx))
         for ys, ye, xs, xe, formula in yue:
-            yield Found(text[xs:xe], text[ys:ye], formula.removesuffix("-open"), ys, speaker, path=formula)
+            yield Found(text[xs:xe], text[ys:ye], formula.split("-")[0], ys, speaker, path=formula)
         if yue and yue[0][0] > start + 2 and norm[yue[0][0] - 1] == "者":
             # 「宰夫士之主膳羞者熟食曰飱」「幣制幣合于法度者十端曰束」: the gloss before Y closes at its 者
             for f in walk(text, norm, start, yue[0][0], True, speaker, ctx):

@@ -1,7 +1,9 @@
 """The 曰 formulas of unpunctuated commentary: ``Y曰X`` / ``Y謂之X``, X a word of the text (1–3
 characters), Y the definiens (≤ 8 characters) running back to the clause start or to the end of the
 previous formula (「推手曰揖引手曰厭」), or opening after a 者 or a 説; and where X is followed by a new
-statement without 也 (「乾禽謂之腒夏必用雉之乾者」). Called by study/terms/plain.py on each clause.
+statement without 也 (「乾禽謂之腒夏必用雉之乾者」) — also the second formula of a pair, its Y (two to
+four characters, not ending in a particle) opening right after the first one's X (「推手曰揖引手曰厭
+厭之使入」, path ``…-open-series``). Called by study/terms/plain.py on each clause.
 """
 
 from __future__ import annotations
@@ -11,13 +13,14 @@ from collections.abc import Iterator
 
 from .glossrules import Context, unsound
 from .lexicon import category_of
-from .plaincheck import SPEECH, gloss_ok, has_act, head_ok
+from .plaincheck import GLOSS_CLOSE_BAD, SPEECH, gloss_ok, has_act, head_ok
 from .plainwalk import OPENERS
 
 
 def read_yue(norm: str, start: int, end: int, ctx: Context) -> Iterator[tuple[int, int, int, int, str]]:
     """(y_start, y_end, x_start, x_end, formula) of each Y曰X / Y谓之X in a clause."""
     y_start = start
+    read_before = False  # a formula of this clause was read and Y opens right after its X
     for m in re.finditer(r"谓之|曰", norm[start:end]):
         at, after = start + m.start(), start + m.end()
         if at < y_start:
@@ -52,21 +55,30 @@ def read_yue(norm: str, start: int, end: int, ctx: Context) -> Iterator[tuple[in
             x = _open_head(norm, after, end, ctx)
             formula += "-open"
             speech = re.search("[则亦又]曰", tail) is not None  # 「勞賓曰道路悠逺…勞介則曰二三子甚勞」
+            series = (
+                bool(x)
+                and read_before
+                and y_from == y_start
+                and 2 <= at - y_from <= 4
+                and norm[at - 1] not in GLOSS_CLOSE_BAD  # 「執之曰燭」「壺貴正而曰哨」: not a definiens
+            )
             if (
                 not x
                 or speech
                 or norm.startswith("者", after + len(x))
-                or not _open_definiens(norm, y_from, at, start, ctx)
+                or not (_open_definiens(norm, y_from, at, start, ctx) or series)
             ):
                 y_start = after + len(x)
                 continue
+            if series and not _open_definiens(norm, y_from, at, start, ctx):
+                formula += "-series"  # 「推手曰揖引手曰厭厭之使入」: the second of a pair read after the first
         sound = not unsound(x, y, has_act(x), quoted=True) if x and y else False
         if x and 1 <= len(y) <= 8 and head_ok(x) and gloss_ok(y) and not y.endswith(SPEECH) and sound:
             if category_of(y) != "role" and (y + m.group(0) + x) not in ctx.classical:
                 yield y_from, at, after, after + len(x), formula
-                y_start = after + len(x)
+                y_start, read_before = after + len(x), True
                 continue
-        y_start = after + len(x)  # 「大問曰聘小聘曰問」: the next definiens opens after X
+        y_start, read_before = after + len(x), False  # 「大問曰聘小聘曰問」: the next definiens opens after X
 
 
 def _open_head(norm: str, after: int, end: int, ctx: Context) -> str:
