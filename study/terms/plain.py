@@ -8,7 +8,8 @@ saying, and reads each clause as
 - ``Y曰X`` / ``Y謂之X`` (study/terms/plainyue.py), or
 - ``X[者|謂|猶|猶言|即|蓋]Y`` or plain ``XY`` (the walk, study/terms/plainwalk.py), and a thing glossed
   by what it is used for, 所以… (study/terms/plaintool.py), and two words of the text glossed
-  together, 「刲擊皆殺也」 (study/terms/plainlist.py).
+  together, 「刲擊皆殺也」 (study/terms/plainlist.py), or by itself qualified, 「宰太宰東夾北…」
+  (study/terms/plainqual.py).
 
 Everything here works on the normalised text (same length as the original), so the function
 word lists know 於/為/則/謂 through their simplified forms.
@@ -28,6 +29,7 @@ from .plainedge import gu_yue, ji_tail, jie_weizhi, mao, spelt_in, wei_edge, zhi
 from .plainelide import elided
 from .plainfound import FORMULA, Found
 from .plainlist import jie_list
+from .plainqual import qualified
 from .plaintool import tools
 from .plainwalk import _head_at, kind_of, walk
 from .plainyue import read_yue
@@ -116,6 +118,7 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
             head = _head_at(norm, start, end, ctx)
             yield from spelt_in(text, norm, start, end, closed, speaker, ctx, head)
             yield from ji_tail(text, norm, start, end, closed, speaker, ctx, head)  # 「頌誦通即歌也」
+            yield from qualified(text, norm, start, end, speaker, ctx, head)  # 「宰太宰東夾北…」
         for hs, he, gs, ge, how in tools(norm, start, end, closed, ctx):  # 「甑所以炊甗所以盛米」
             yield Found(text[hs:he], text[gs:ge], "qi", hs, speaker, how, "walk-tool")
 

@@ -1,0 +1,52 @@
+"""A word of the text glossed by itself with a qualifier put before it (path ``qualified``, weighed
+apart by the gate, study/terms/gate.py).
+
+The commentary names which one the text means by writing the word again with one or two
+characters before it, and goes straight on to the next word of the text without 也:
+「宗子大宗子父沒則母命使者」「宰太宰東夾北東夾室」「魚乾魚腊乾禽」「門外廟門外西面立主位」.
+The walk (study/terms/plainwalk.py) finds no end for such a definiens; here it ends with the word
+itself, and the next word of the text opens right after it.
+
+Refused: a qualifier of the word's own characters or of the text (「推推手推拂」「主人主婦」), a
+function word, a number, a negation or a person before it, a qualifier that is an act; and a word
+followed by an act, of which it is the subject (「主人少退主人拜送賓」: narration).
+
+Called by study/terms/plain.py at each clause start the walk read nothing from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .glossrules import Context, person
+from .lexicon import category_of
+from .plaincheck import NEGATION, NUMERALS, has_act, head_ok
+from .plainfound import Found
+
+FUNCTION = set("谓即亦则以为所之者其而又乃若凡此于与及犹是在自如皆不无将")
+
+
+def qualified(
+    text: str, norm: str, start: int, end: int, speaker: str | None, ctx: Context, head: str
+) -> Iterator[Found]:
+    """「宗子大宗子父沒…」: ``head`` (the phrase of the text opening the clause) glossed by itself
+    with a qualifier of one or two characters before it, the next word of the text following."""
+    if not head or not head_ok(head):
+        return
+    for n in (1, 2):
+        g_end = start + 2 * len(head) + n
+        gloss = norm[start + len(head) : g_end]
+        qualifier = gloss[:n]
+        if len(gloss) != n + len(head) or not gloss.endswith(head) or gloss in ctx.classical or g_end >= end:
+            continue
+        if set(qualifier) & (FUNCTION | NUMERALS | NEGATION | set(head)) or qualifier in ctx.classical:
+            continue
+        if has_act(qualifier) or category_of(qualifier) == "role" or person(qualifier):
+            continue
+        after = next((norm[g_end : g_end + k] for k in (3, 2, 1) if norm[g_end : g_end + k] in ctx.classical), "")
+        if not after or not head_ok(after) or has_act(after):
+            continue
+        yield Found(
+            text[start : start + len(head)], text[start + len(head) : g_end], "ye", start, speaker, "", "qualified"
+        )
+        return

@@ -1,0 +1,35 @@
+"""The qualified reading of study/terms/plainqual.py on real lines of the book: a word of the text
+glossed by itself with a qualifier before it, the next word of the text following; and the near
+shapes it must refuse."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from study.build import load_document
+from study.terms.glosses import extract_glosses
+
+BOOK = Path(__file__).resolve().parents[1] / "decks" / "texts"
+
+
+@cache
+def _glosses(file: str) -> dict[tuple[int, str, str], str]:
+    """(line, term, gloss) → rule of the glosses extracted from one file of the book."""
+    return {(g.line, g.context, g.gloss): g.rule for g in extract_glosses(load_document(BOOK / file), review=False)}
+
+
+def test_a_word_glossed_by_itself_qualified_ends_where_the_next_word_of_the_text_opens():
+    # 002:46 「宗子大宗子父沒則母命使者…」; 007:99 「魚乾魚腊乾禽餁熟也」
+    assert _glosses("KR1d0044_002.txt").get((46, "宗子", "大宗子")) == "k:ye:qualified:mid"
+    assert _glosses("KR1d0044_007.txt").get((99, "魚", "乾魚")) == "k:ye:qualified:short"
+
+
+def test_a_person_doing_the_next_act_is_not_read_as_qualified():
+    # 002:93 「主人少退主人拜送賓亦如之」: 主人 is the subject of 拜送, narration
+    assert not [k for k, rule in _glosses("KR1d0044_002.txt").items() if k[0] == 93 and "qualified" in rule]
+
+
+def test_a_qualifier_holding_the_words_own_character_is_not_read():
+    # 016:455 「推推手推拂向外拂去塵」
+    assert not [k for k, rule in _glosses("KR1d0044_016.txt").items() if k[1] == "推" and "qualified" in rule]
