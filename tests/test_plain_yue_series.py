@@ -29,3 +29,11 @@ def test_a_pair_whose_second_definiens_ends_in_a_particle_is_not_read():
     # 012:575 「在地曰燎執之曰燭大斂之奠…」 and 017:32 「矢貴直而曰枉壺貴正而曰哨謙辭也」
     assert not [k for k, rule in _glosses("KR1d0044_012.txt").items() if k[1] == "燭" and "series" in rule]
     assert not [k for k, rule in _glosses("KR1d0044_017.txt").items() if k[1] == "哨" and "yue" in rule]
+
+
+def test_a_question_closes_the_sentence_before_a_yue_definiens():
+    # 016:17 「…詩曰執豕于牢何獨牛羊稱牢乎羊小于牛曰少豕獨用曰特少則稱牲…」
+    found = _glosses("KR1d0044_016.txt")
+    assert found.get((17, "少", "羊小于牛")) == "k:yue:intro-yue-asked:mid"
+    assert found.get((17, "特", "豕獨用")) == "k:yue:intro-yue-open-series:mid"
+    assert not [k for k in found if k[0] == 17 and k[2].startswith("豕于牢")]

@@ -3,7 +3,8 @@ characters), Y the definiens (≤ 8 characters) running back to the clause start
 previous formula (「推手曰揖引手曰厭」), or opening after a 者 or a 説; and where X is followed by a new
 statement without 也 (「乾禽謂之腒夏必用雉之乾者」) — also the second formula of a pair, its Y (two to
 four characters, not ending in a particle) opening right after the first one's X (「推手曰揖引手曰厭
-厭之使入」, path ``…-open-series``). Called by study/terms/plain.py on each clause.
+厭之使入」, path ``…-open-series``); Y opens after a question closing the sentence before it
+(「何獨牛羊稱牢乎羊小于牛曰少」, path ``…-asked``). Called by study/terms/plain.py on each clause.
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ def read_yue(norm: str, start: int, end: int, ctx: Context) -> Iterator[tuple[in
         cut = max(norm.rfind("者", y_start, at - 1), norm.rfind("说", y_start, at - 1))
         if at - y_from > 8 and cut >= 0 or norm[cut : cut + 1] == "说":
             y_from = cut + 1  # 「幣合于法度者十端曰束」「舊説推手曰揖」: Y opens after a 者 or a 説
+        asked = norm.rfind("乎", y_from, at - 1)
+        if asked >= 0:  # 「何獨牛羊稱牢乎羊小于牛曰少」: a question closes the sentence before Y
+            y_from = asked + 1
         y = norm[y_from:at]
         tail = norm[after + len(x) : end]
         closes = (
@@ -47,7 +51,7 @@ def read_yue(norm: str, start: int, end: int, ctx: Context) -> Iterator[tuple[in
             or re.match(r"^.{1,8}?(曰|谓之)", tail) is not None
             or _opens_word(tail, ctx)  # 「炊黍稷曰饎饎爨在堂」: the next word of the text follows
         )
-        formula = "yue" if m.group(0) == "曰" else "weizhi"
+        formula = ("yue" if m.group(0) == "曰" else "weizhi") + ("-asked" if asked >= 0 else "")
         if x and not closes:
             # 「乾禽謂之腒夏必用雉之乾者」「疾甚曰病掃除外内之穢惡」: X closes the formula and a new
             # statement follows without 也 (not a 者: 「始虞謂之祫事者以死者神既離散」 gives a reason;
