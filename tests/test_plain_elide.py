@@ -49,3 +49,19 @@ def test_a_phrase_quoted_without_its_yu_is_not_read():
     # 009:836 「至禰告反也」 (the text 至于禰): what is done there, narration
     glosses = extract_glosses(load_document(BOOK / "KR1d0044_009.txt"), review=False)
     assert not [g for g in glosses if g.context == "至禰"]
+
+
+def test_the_doer_opening_a_quoted_phrase_of_the_text_is_glossed_by_who_it_is():
+    # 006:252 「一人拜受爵謂太師也」; 006:243 「後者徒相謂相太師少師者也」
+    found = {
+        (g.line, g.context, g.gloss): g.rule
+        for g in extract_glosses(load_document(BOOK / "KR1d0044_006.txt"), review=False)
+    }
+    assert found.get((252, "一人", "太師")) == "k:wei:doer-phrase:end:short"
+    assert found.get((243, "後者", "相太師少師者")) == "k:wei:doer-phrase:end:mid"
+
+
+def test_what_a_doer_does_after_wei_is_not_read_as_who_it_is():
+    # 017:465 「襚者降謂下堂」: 下堂 is what 降 means, not who the 襚者 is
+    glosses = extract_glosses(load_document(BOOK / "KR1d0044_017.txt"), review=False)
+    assert not [g for g in glosses if "doer-phrase" in g.rule and g.context == "襚者"]

@@ -26,7 +26,7 @@ from ..text.normalize import normalize
 from .glossrules import Context
 from .plaincheck import gloss_ok, head_ok
 from .plainedge import gu_yue, ji_tail, jie_weizhi, mao, spelt_in, wei_edge, zhiqi
-from .plainelide import elided
+from .plainelide import doer_of_phrase, elided
 from .plainfound import FORMULA, Found
 from .plainlist import jie_list
 from .plainqual import qualified
@@ -113,6 +113,7 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
         yield from (f for f in mao(text, norm, start, end, speaker, ctx) if f.offset not in said)  # 「蹙恭敬不寧之貌」
         yield from (f for f in zhiqi(text, norm, start, end, speaker, ctx) if f.offset not in said)  # 「櫝蔵圭之器」
         listed = jie_list(text, norm, start, end, closed, speaker, ctx)  # 「刲擊皆殺也」
+        yield from doer_of_phrase(text, norm, start, end, closed, speaker, ctx)  # 「一人拜受爵謂太師也」
         yield from (f for f in listed if f.offset not in said)
         if start not in said:  # 「以命升以君命升之也」
             head = _head_at(norm, start, end, ctx)

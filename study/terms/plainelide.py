@@ -14,14 +14,18 @@ Refused: a longer phrase (four characters or more: a clause of the text, 「楹�
 definiens that says where someone stands (「君南面臣北面禮也」: a statement about positions).
 Called by study/terms/plain.py at each clause start; where it reads a gloss, the walk's shorter
 headword at that place is dropped.
+
+Also ``doer-phrase``: a clause quoting a phrase of the text whole that opens with a doer, then
+saying after 謂 who that doer is (「一人拜受爵謂太師也」).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
-from .glossrules import Context
-from .plaincheck import fault, head_ok
+from .glossrules import Context, person
+from .plaincheck import OPEN_BAD, fault, gloss_ok, head_ok
 from .plainfound import Found
 
 MAX_GLOSS = 12
@@ -68,3 +72,22 @@ def elided(
         return []
     formula = "wei" if marker else "ye"
     return [Found(text[start : start + len(word)], text[g_start:end], formula, start, speaker, "end", "elided-head")]
+
+
+def doer_of_phrase(
+    text: str, norm: str, start: int, end: int, closed: bool, speaker: str | None, ctx: Context
+) -> Iterator[Found]:
+    """「一人拜受爵謂太師也」「後者徒相謂相太師少師者也」 (path ``doer-phrase``): a clause quoting a
+    phrase of the text that opens with a doer (…者, 一人 …) and saying after 謂 who that is — a
+    person, or a description closed by 者; the doer is glossed (not what they do after 謂:
+    「襚者降謂下堂」, nor a sentence: 「擯者請受謂主君欲親受」)."""
+    m = re.compile(r"(.{3,8}?)谓(.{1,10})$").match(norm, start, end)
+    if not closed or m is None or m[1] not in ctx.classical:
+        return
+    doer = re.match(r"..?者|[一二三四]人", m[1])
+    gloss = m[2]
+    if doer is None or len(doer[0]) >= len(m[1]) or doer[0][0] in OPEN_BAD:
+        return  # 「後者」: 後 may not stand alone, but opens a doer
+    if gloss_ok(gloss) and (person(gloss) or gloss.endswith("者")):
+        term = text[start : start + len(doer[0])]
+        yield Found(term, text[m.start(2) : end], "wei", start, speaker, "end", "doer-phrase")
