@@ -33,3 +33,15 @@ def test_a_person_doing_the_next_act_is_not_read_as_qualified():
 def test_a_qualifier_holding_the_words_own_character_is_not_read():
     # 016:455 「推推手推拂向外拂去塵」
     assert not [k for k, rule in _glosses("KR1d0044_016.txt").items() if k[1] == "推" and "qualified" in rule]
+
+
+def test_officers_glossed_by_the_office_they_head_or_belong_to_are_read_one_after_the_other():
+    # 016:134 「郝仲輿曰饔正饔人之長饔府饔正之屬司士賛者…」
+    found = _glosses("KR1d0044_016.txt")
+    assert found.get((134, "饔正", "饔人之長")) == "k:ye:officer-kind:mid"
+    assert found.get((134, "饔府", "饔正之屬")) == "k:ye:officer-kind:mid"
+
+
+def test_a_run_of_the_text_ending_in_an_office_is_not_read_as_one():
+    # 002:39 「出出廟門老家臣之長」: 出 is 出廟門, 老 is 家臣之長 — not 出 = 出廟門老家臣之長
+    assert not [k for k, rule in _glosses("KR1d0044_002.txt").items() if k[0] == 39 and "officer-kind" in rule]

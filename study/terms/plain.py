@@ -29,7 +29,7 @@ from .plainedge import gu_yue, ji_tail, jie_weizhi, mao, spelt_in, wei_edge, zhi
 from .plainelide import doer_of_phrase, elided
 from .plainfound import FORMULA, Found
 from .plainlist import jie_list
-from .plainqual import qualified
+from .plainqual import officer_kind, qualified
 from .plaintool import tools
 from .plainwalk import _head_at, kind_of, walk
 from .plainyue import read_yue
@@ -120,6 +120,7 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
             yield from spelt_in(text, norm, start, end, closed, speaker, ctx, head)
             yield from ji_tail(text, norm, start, end, closed, speaker, ctx, head)  # 「頌誦通即歌也」
             yield from qualified(text, norm, start, end, speaker, ctx, head)  # 「宰太宰東夾北…」
+            yield from officer_kind(text, norm, start, end, speaker, ctx)  # 「饔正饔人之長饔府饔正之屬」
         for hs, he, gs, ge, how in tools(norm, start, end, closed, ctx):  # 「甑所以炊甗所以盛米」
             yield Found(text[hs:he], text[gs:ge], "qi", hs, speaker, how, "walk-tool")
 

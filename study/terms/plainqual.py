@@ -11,17 +11,23 @@ Refused: a qualifier of the word's own characters or of the text (「推推手�
 function word, a number, a negation or a person before it, a qualifier that is an act; and a word
 followed by an act, of which it is the subject (「主人少退主人拜送賓」: narration).
 
+Also ``officer-kind``: an officer of the text glossed by the office he heads or belongs to, one
+after the other (「饔正饔人之長饔府饔正之屬」), where the walk stops at the text's own words in
+the definiens (饔人) or at a person doing something.
+
 Called by study/terms/plain.py at each clause start the walk read nothing from.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from .glossrules import Context, person
 from .lexicon import category_of
 from .plaincheck import NEGATION, NUMERALS, has_act, head_ok
 from .plainfound import Found
+from .plainwalk import _head_at
 
 FUNCTION = set("谓即亦则以为所之者其而又乃若凡此于与及犹是在自如皆不无将")
 
@@ -50,3 +56,26 @@ def qualified(
             text[start : start + len(head)], text[start + len(head) : g_end], "ye", start, speaker, "", "qualified"
         )
         return
+
+
+KIND_END = re.compile(r"([^谓即之]{1,4}之(属|长))")  # an office of a few characters
+
+
+def officer_kind(text: str, norm: str, start: int, end: int, speaker: str | None, ctx: Context) -> Iterator[Found]:
+    """「饔正饔人之長饔府饔正之屬」「小臣師小臣之長」「太師樂工之長」 (path ``officer-kind``): an
+    officer of the text opening the clause glossed by the office he heads or belongs to (…之長,
+    …之屬), and the next officer right after him in the same way. The officer is a person of the
+    lexicon or shares a character with the office named (not a thing: 「腊亦七體牲之類」, nor a
+    judgement opening with 為/如/若/指: 「司正為主人之屬」); the office is of one to four
+    characters (not a run of the text: 「出出廟門老家臣之長」)."""
+    at = start
+    while at < end:
+        head = _head_at(norm, at, end, ctx)
+        m = KIND_END.match(norm, at + len(head)) if head else None
+        if m is None or m.end() > end or len(head) > 3 or not head_ok(head) or has_act(head):
+            return
+        gloss = m[1]
+        if gloss[0] in "为如若指亦以皆又即谓" or not (person(head) or set(head) & set(gloss[:-2])):
+            return
+        yield Found(text[at : at + len(head)], text[m.start(1) : m.end(1)], "ye", at, speaker, "", "officer-kind")
+        at = m.end()
