@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..model import Document, Gloss, Passage, Term
+from ..terms.reading import term_reading_at
 from ..terms.senses import senses_at
 from ..text.commentary import NEW_NOTE
 from ..text.normalize import normalize
@@ -123,8 +124,11 @@ def cloze_note(selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, se
         pos = end
     out.append(cloze_text(text[pos:]))
     terms = {t.normalized: t for _, _, t in spans}
+    first: dict[str, int] = {}  # where each term is first blanked: its reading there
+    for start, _, t in spans:
+        first.setdefault(t.normalized, start)
     glossed = [
-        ruby(t.term, t.pinyin)
+        ruby(t.term, term_reading_at(t, text, first[t.normalized]))
         + span("gloss", "；".join(dict.fromkeys(g.gloss for g in (senses.get(t.normalized) or t.glosses)[:3])))
         for t in terms.values()
     ]

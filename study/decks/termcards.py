@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..model import Gloss, Term
+from ..terms.reading import term_reading_at
 from ..terms.senses import gloss_key, masked_gloss, terms_sharing_gloss
 from ..text.normalize import normalize
 from .markup import esc, highlight, items, mask, ruby, span, wrap
@@ -168,6 +169,13 @@ def _marked(sense: Sense, t: Term) -> str:
     return wrap(sense.example.text, spans, '<b class="hl">', "</b>")
 
 
+def sense_reading(t: Term, sense: Sense) -> str:
+    """The term's reading where the sense's example uses it (:func:`term_reading_at`)."""
+    if sense.example is None or sense.at < 0:
+        return t.pinyin
+    return term_reading_at(t, sense.example.text, sense.at)
+
+
 def _in_sentence(sense: Sense, t: Term, senses: Sequence[Sense]) -> str:
     """The example sentence with this occurrence marked (the front of one of several senses); a
     sentence another sense also shows says which occurrence is meant."""
@@ -207,9 +215,10 @@ def _sense_notes(selection, choice, places, rt: RiteTerms, sense: Sense, senses,
     variant = f"（{selection.spec.name}）" if custom else ""  # a variant never shows a standard front
     stage = sense.stage.name if sense.stage else None
     example = sense.example.text if sense.example else ""
+    reading = sense_reading(t, sense)
     common = (
         ("Term", esc(t.term)),
-        ("Reading", ruby(t.term, t.pinyin)),
+        ("Reading", ruby(t.term, reading)),
         ("Sense", _in_sentence(sense, t, senses) if many else ""),
         ("Glosses", items(glosses, "glosses")),
         ("Example", "" if many else _marked(sense, t)),
@@ -221,7 +230,7 @@ def _sense_notes(selection, choice, places, rt: RiteTerms, sense: Sense, senses,
         tag(choice.rite, stage_label(stage)),
     )
     order = (c.index, c.position(sense.stage) if sense.stage else choice.order[1], RANK)
-    front = f"{t.term} ({t.pinyin})" if t.pinyin else t.term
+    front = f"{t.term} ({reading})" if reading else t.term
     forward = NoteData(
         "terms", "term", fact, deck, common, tags, order, 1,
         (front + (f"：{example}" if many else ""), "；".join(plain)),

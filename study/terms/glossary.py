@@ -207,7 +207,11 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
             Term(
                 term=headword,
                 normalized=norm,
-                pinyin=(c.pinyin if c and c.pinyin else reading_in(headword, example.text if example else "")),
+                pinyin=(
+                    c.pinyin
+                    if c and c.pinyin
+                    else reading_in(headword, example.text if example else "", at=example and example.at)
+                ),
                 category=c.category if c else _category(norm, glosses),
                 glosses=tuple(glosses),
                 example=example,

@@ -17,6 +17,7 @@ from importlib import resources
 from itertools import product
 
 from ..errors import SourceError
+from ..model import Term
 from ..text.normalize import normalize
 from ..yamlsrc import YamlDoc, load_yaml
 
@@ -221,3 +222,15 @@ def readings_in(word: str, context: str = "", *, at: int | None = None) -> tuple
 def pinyin(word: str) -> str:
     """The reading of ``word`` read alone (a headword without its sentence)."""
     return reading_in(word)
+
+
+def term_reading_at(term: Term, context: str, at: int | None = None) -> str:
+    """A term's reading where ``context`` uses it (at ``at``), for a card that shows that use (a
+    sense's example, a cloze's passage): 冠 of 「執冠者」 is guān where the term's example 「乃冠」
+    reads guàn. A reading the term was given (by the curated glossary or a teacher's list: one
+    the reader does not give for its own example) is kept wherever it is shown."""
+    if not context or term.example is None or term.normalized not in normalize(context):
+        return term.pinyin
+    if reading_in(term.term, term.example.text, at=term.example.at) != term.pinyin:
+        return term.pinyin
+    return reading_in(term.term, context, at=at)
