@@ -453,3 +453,16 @@ def test_a_sense_marks_every_use_it_explains_in_its_sentence():
     (sense,) = rite_senses(doc.rites[0], doc.file, load_terms([doc]))["溢"]
     key = normalize(sense.example.text)
     assert len(sense.marks) == key.count("溢") == 2 and all(key[m] == "溢" for m in sense.marks)
+
+
+def test_open_is_not_hinted_where_bi_means_avoid():
+    """士喪禮上's 朝夕哭 has 辟 twice: 主人即位辟門 (開, 012:807 辟開也) and 朝夕哭不辟子夘 (避: the
+    wailing keeps no taboo day). The teacher's scope keeps 開 to 辟門, 不辟廟門 and 為三不辟."""
+    from study.build import load_terms
+    from study.terms.senses import senses_at
+
+    doc = load_document(BOOK / "KR1d0044_012.txt")
+    bi = next(t for t in load_terms([doc]) if t.normalized == "辟")
+    assert not senses_at(bi, "朝夕哭不辟子夘", 4, "士喪禮上")
+    opened = {g.gloss for g in senses_at(bi, "主人即位辟門婦人拊心不哭", 4, "士喪禮上")}
+    assert opened & {"開", "辟，開也"}
