@@ -45,3 +45,21 @@ def test_officers_glossed_by_the_office_they_head_or_belong_to_are_read_one_afte
 def test_a_run_of_the_text_ending_in_an_office_is_not_read_as_one():
     # 002:39 「出出廟門老家臣之長」: 出 is 出廟門, 老 is 家臣之長 — not 出 = 出廟門老家臣之長
     assert not [k for k, rule in _glosses("KR1d0044_002.txt").items() if k[0] == 39 and "officer-kind" in rule]
+
+
+def test_what_a_word_of_the_text_points_at_after_zhi_is_read_up_to_its_next_statement():
+    # 016:72 「子指宗人宗人掌禮事知行禮早晏之節故主人聽之也」; 015:458 「舉奠指嗣子而言」
+    assert _glosses("KR1d0044_016.txt").get((72, "子", "宗人")) == "k:wei:zhi:end:short"
+    assert _glosses("KR1d0044_015.txt").get((458, "舉奠", "嗣子")) == "k:wei:zhi:end:short"
+
+
+def test_the_walks_reading_with_zhi_in_its_definiens_is_replaced():
+    # 016:19 「日指筮日之日也」: 日 = 筮日之日, not 指筮日之日
+    found = _glosses("KR1d0044_016.txt")
+    assert found.get((19, "日", "筮日之日")) == "k:wei:zhi:end:mid"
+    assert (19, "日", "指筮日之日") not in found
+
+
+def test_a_clause_of_the_text_pointing_at_a_kind_is_not_read():
+    # 001:431 「禮於阼指三加與醴之類」: 禮於阼 is a clause of the text, not a word
+    assert not [k for k, rule in _glosses("KR1d0044_001.txt").items() if k[0] == 431 and "zhi" in rule]

@@ -29,7 +29,7 @@ from .plainedge import gu_yue, ji_tail, jie_weizhi, mao, spelt_in, wei_edge, zhi
 from .plainelide import doer_of_phrase, elided
 from .plainfound import FORMULA, Found
 from .plainlist import jie_list
-from .plainqual import officer_kind, qualified
+from .plainqual import officer_kind, qualified, refers_to
 from .plaintool import tools
 from .plainwalk import _head_at, kind_of, walk
 from .plainyue import read_yue
@@ -106,6 +106,9 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
         quoted = elided(text, norm, start, end, closed, speaker, ctx, _head_at(norm, start, end, ctx))
         if quoted:  # 「賜爵酌酒以賜也」: the text's 賜之爵 quoted without 之, not 賜 run on
             walked = [f for f in walked if f.offset != start] + quoted
+        pointed = refers_to(text, norm, start, end, closed, speaker, ctx, _head_at(norm, start, end, ctx))
+        if pointed:  # 「子指宗人宗人掌禮事」: what the word points at, not 指… as its gloss
+            walked = [f for f in walked if f.offset != start] + pointed
         yield from walked
         yield from kind_of(text, norm, start, end, closed, speaker, ctx)
         said = {f.offset for f in walked}

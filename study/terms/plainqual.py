@@ -15,7 +15,11 @@ Also ``officer-kind``: an officer of the text glossed by the office he heads or 
 after the other (「饔正饔人之長饔府饔正之屬」), where the walk stops at the text's own words in
 the definiens (饔人) or at a person doing something.
 
-Called by study/terms/plain.py at each clause start the walk read nothing from.
+And ``zhi``: a phrase of the text opening a clause and what it points at after 指
+(「子指宗人宗人掌禮事」「舉奠指嗣子而言」).
+
+Called by study/terms/plain.py at each clause start the walk read nothing from (``zhi``: over
+what the walk read there, 「日 → 指筮日之日」).
 """
 
 from __future__ import annotations
@@ -25,9 +29,9 @@ from collections.abc import Iterator
 
 from .glossrules import Context, person
 from .lexicon import category_of
-from .plaincheck import NEGATION, NUMERALS, has_act, head_ok
+from .plaincheck import NEGATION, NUMERALS, gloss_ok, has_act, head_ok
 from .plainfound import Found
-from .plainwalk import _head_at
+from .plainwalk import OPENERS, _head_at
 
 FUNCTION = set("谓即亦则以为所之者其而又乃若凡此于与及犹是在自如皆不无将")
 
@@ -79,3 +83,31 @@ def officer_kind(text: str, norm: str, start: int, end: int, speaker: str | None
             return
         yield Found(text[at : at + len(head)], text[m.start(1) : m.end(1)], "ye", at, speaker, "", "officer-kind")
         at = m.end()
+
+
+def refers_to(
+    text: str, norm: str, start: int, end: int, closed: bool, speaker: str | None, ctx: Context, head: str
+) -> list[Found]:
+    """「子指宗人宗人掌禮事…」「舉奠指嗣子而言」「日指筮日之日也」 (path ``zhi``): ``head`` (the
+    phrase of the text opening the clause, three characters at most) and what it points at after
+    指, running to the clause's 也, to 而言, to a new statement, or to the word said again as the
+    subject of the next one (宗人宗人)."""
+    at = start + len(head)
+    if not head or len(head) > 3 or not head_ok(head) or not norm.startswith("指", at) or "于" in head[1:-1]:
+        return []
+    rest = norm[at + 1 : end]
+    stop = len(rest) if closed else -1
+    said = rest.find("而言")
+    if said > 0:
+        stop = said
+    for size in (3, 2):
+        again = next((i for i in range(size, len(rest) - size + 1) if rest[i : i + size] == rest[i - size : i]), -1)
+        if again > 0 and (stop < 0 or again < stop):
+            stop = again
+    opener = next((i for i in range(1, len(rest)) if rest.startswith(OPENERS, i)), -1)
+    if opener > 0 and (stop < 0 or opener < stop):
+        stop = opener
+    gloss = rest[:stop] if stop > 0 else ""
+    if not 1 <= len(gloss) <= 8 or not gloss_ok(gloss) or has_act(gloss):
+        return []
+    return [Found(text[start:at], text[at + 1 : at + 1 + len(gloss)], "wei", start, speaker, "end", "zhi")]
