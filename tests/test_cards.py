@@ -314,3 +314,20 @@ def test_a_term_cards_reading_is_that_of_the_use_its_example_shows(sources):
     book = sorted((DECKS / "texts").glob("KR1d0044_*.txt"))
     bi = next(t for t in sources.terms(book, DECKS / "glossary.yaml") if t.normalized == "辟")
     assert bi.pinyin == "pì" and term_reading_at(bi, "朝夕哭不辟子夘", 4) == "bì"
+
+
+def test_a_curated_gloss_quoting_an_excerpt_names_the_books_place_and_commentator(book):
+    """The glossary cites the 特牲 excerpt (004_…txt:20, not shipped with the decks) for 祝接神佐食接尸;
+    the book's 卷十五 says the same words: the card names that place and its commentator, not only
+    「礼经本义」. A gloss of the note that opens a rite names the rite (卷十 覲禮), not a stage before
+    it nor the rite before it in its file."""
+    note = next(n for n in book if n.identity == ("term", "特牲馈食礼", "祝"))
+    assert note.field("Source").startswith("礼经本义 卷十五 · 特牲饋食禮 · ") and note.field("Source").endswith("曰")
+    assert "礼经本义" not in _text(note.field("Glosses"))  # the commentator's name, not the book's
+    for n in book:  # every term card names its 卷 (or its reference work)
+        if n.model == "term":
+            assert re.search(r"卷|《", n.field("Source")), (n.identity, n.field("Source"))
+    # the note that opens a rite is the rite's, also where the rite is not the first of its file:
+    # 卷十七's 諸侯釁廟禮 opens with 釁塗也 (017:521), after 弔禮 and others
+    xin = next(n for n in book if n.identity == ("term", "诸侯衅庙礼", "衅"))
+    assert xin.field("Source") == "礼经本义 卷十七 · 諸侯釁廟禮 · 蔡德晉曰"

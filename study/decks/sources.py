@@ -6,6 +6,8 @@ import re
 from collections.abc import Iterable
 
 from ..model import Document, Gloss, Rite, Stage
+from ..terms.glosses import book_author
+from ..text.normalize import normalize
 from ..text.translation import known_as
 from .notedata import BOOK, juan_label, stage_label
 
@@ -18,6 +20,7 @@ class Places:
 
     def __init__(self, documents: Iterable[Document]) -> None:
         self._docs: dict[str, Document] = {}
+        self._said: list[tuple[str, int, str | None, str]] | None = None  # each commentary segment
         for d in documents:
             self._docs.setdefault(d.file, d)
 
@@ -26,6 +29,9 @@ class Places:
         if doc is None or line is None:
             return None
         best: tuple[Document, Rite, Stage | None] | None = None
+        for rite in doc.rites:  # the note that opens a rite, before its first stage: the rite's
+            if any(line in (seg.line, *(n for _, n in seg.breaks)) for seg in rite.commentary):
+                return doc, rite, None
         for rite in doc.rites:
             for stage in rite.stages:
                 for p in stage.passages:
@@ -51,9 +57,37 @@ class Places:
                 gloss.rite, gloss.stage, said(gloss.speaker or AUTHOR)
             )
         m = _FILE_LINE.match(gloss.speaker or "")  # a curated gloss quoting a line of a text
-        if m:  # a text not shipped (a teacher's excerpt of the book): the book, never a file name
-            return self.words(m.group(1), int(m.group(2))) or _join(BOOK, *gloss.scope[:1])
+        if m:  # a text not among these (an excerpt of the book): where the book says the same words
+            file, line, speaker = self.quoted(gloss.gloss)
+            return (
+                self.words(m.group(1), int(m.group(2)))
+                or self.words(file, line, speaker=speaker)
+                or _join(BOOK, *gloss.scope[:1])
+            )
         return known_as(gloss.speaker) if gloss.speaker else gloss.file or ""
+
+    def quoted(self, words: str) -> tuple[str | None, int | None, str | None]:
+        """The file, line and commentator of the commentary of these texts that says ``words`` (a
+        curated gloss quoting an excerpt of the book — 004's 「尸传神意致福嘏于主人」 is 卷十五
+        特牲饋食禮's, 蔡德晉's), or Nones. Compared in the normalised form, without punctuation."""
+        key = _bare(words)
+        if len(key) < 4:
+            return None, None, None
+        for file, line, speaker, text in self._commentary():
+            if key in text:
+                return file, line, speaker
+        return None, None, None
+
+    def _commentary(self) -> list[tuple[str, int, str | None, str]]:
+        if self._said is None:
+            self._said = [
+                (doc.file, seg.line, seg.speaker or book_author(doc), _bare(seg.text))
+                for doc in self._docs.values()
+                for rite in doc.rites
+                for stage in rite.stages
+                for seg in [*(c for p in stage.passages for c in p.commentary), *stage.note_commentary]
+            ]
+        return self._said
 
     def who(self, gloss: Gloss) -> str:
         """The commentator (or reference work) of a gloss, never a file name; a commentator with
@@ -61,7 +95,10 @@ class Places:
         if gloss.line is not None:
             return known_as(gloss.speaker or AUTHOR)
         if _FILE_LINE.match(gloss.speaker or ""):
-            return self.gloss_source(gloss) if self.words(*_file_line(gloss.speaker or "")) else BOOK
+            if self.words(*_file_line(gloss.speaker or "")):
+                return self.gloss_source(gloss)
+            _, _, speaker = self.quoted(gloss.gloss)  # said in these texts too: by whom
+            return known_as(speaker) if speaker else BOOK
         return known_as(gloss.speaker) if gloss.speaker else (gloss.file if gloss.formula == "spec" else "") or ""
 
 
@@ -77,6 +114,11 @@ def said(speaker: str | None) -> str | None:
 
 def place(doc: Document, rite: Rite, stage: Stage | None, speaker: str | None = None) -> str:
     return _join(juan_label(doc, rite), rite.name, stage_label(stage.name) if stage else None, said(speaker))
+
+
+def _bare(text: str) -> str:
+    """``text`` normalised, without punctuation, spaces or the book's line marks."""
+    return re.sub(r"[^\u3400-\u9fff\U00020000-\U0002ffff]", "", normalize(text))
 
 
 def _join(*parts: str | None) -> str:
