@@ -118,3 +118,20 @@ def test_an_examples_highlight_marks_the_use_its_gloss_explains_not_the_first():
     assert shown(text)[start:end] == "匕" and shown(text)[start - 1] == "甗"
     first = _example_highlight(Example(text, "KR1d0044_016.txt", 81, "少牢饋食禮"), "匕", "匕")
     assert shown(text)[first[0] - 1] == "鼎"  # without a place: the first, as before
+
+
+def test_every_gloss_the_quiz_teaches_names_a_commentator_and_a_place_never_a_file(book):
+    """A curated gloss citing a line (the seeds' 「乗矢，四矢也」, 000_…txt:73; the 特牲 excerpt's
+    祝接神佐食接尸, 004_…txt:20, not shipped) is shown with the commentator and the place of that
+    line, or where the book says the same words."""
+    catalog = build_catalog(book.documents, load_terms(book.documents))
+    told = 0
+    for item in catalog.items:
+        if item.family.value == "vocab" and item.direction == "t2g":
+            for g in teaching(item, catalog)["glosses"]:
+                assert g["commentator"] and ".txt" not in g["commentator"], (item.id, g)
+                assert g["rite"] or g["commentator"].startswith("《"), (item.id, g)
+                told += 1
+    assert told > 500
+    zhu = teaching(catalog.by_id["vocab:祝:t2g"], catalog)["glosses"]
+    assert any(g["gloss"] == "祝接神佐食接尸" and g["rite"] == "特牲饋食禮" and g["line"] for g in zhu), zhu

@@ -11,8 +11,9 @@ from ..text.normalize import normalize
 from ..text.translation import known_as
 from .notedata import BOOK, juan_label, stage_label
 
-_FILE_LINE = re.compile(r"^\s*([\w.-]+\.txt):(\d+)\s*$")
+CITED_LINE = _FILE_LINE = re.compile(r"^\s*([\w.-]+\.txt):(\d+)\s*$")  # a source citing a line of a text
 AUTHOR = "蔡德晋"  # whose notes an unattributed commentary gloss is
+NOTES = "記"  # who says what a stage's notes say: the classic's own records
 
 
 class Places:
@@ -66,16 +67,54 @@ class Places:
             )
         return known_as(gloss.speaker) if gloss.speaker else gloss.file or ""
 
+    def cited(self, gloss: Gloss) -> tuple[str, Rite, Stage | None, int] | None:
+        """For a curated gloss citing a line of a text (``file.txt:line``): the commentator who
+        says it, the rite and stage, and the line — in that text when it is among these, else
+        where these texts say the same words (:meth:`quoted`); None when neither is found."""
+        m = _FILE_LINE.match(gloss.speaker or "")
+        if not m:
+            return None
+        file, line = m.group(1), int(m.group(2))
+        speaker = self._speaker_at(file, line)
+        if speaker is None:
+            file, line, speaker = self.quoted(gloss.gloss)  # type: ignore[assignment]
+        found = self.find(file, line)
+        if found is None or speaker is None:
+            return None
+        _, rite, stage = found
+        return speaker, rite, stage, line
+
+    def _speaker_at(self, file: str, line: int) -> str | None:
+        """Who speaks in the commentary at ``file``'s ``line`` (the book's author where no one is
+        named), or None when that line holds no commentary of these texts."""
+        for f, first, speaker, _ in self._commentary():
+            if f == file and first == line:
+                return speaker
+        doc = self._docs.get(file)
+        if doc is None:
+            return None
+        for rite in doc.rites:
+            for stage in rite.stages:
+                for seg in [*(c for p in stage.passages for c in p.commentary), *stage.note_commentary]:
+                    if any(n == line for _, n in seg.breaks):
+                        return seg.speaker or book_author(doc)
+        return None
+
     def quoted(self, words: str) -> tuple[str | None, int | None, str | None]:
         """The file, line and commentator of the commentary of these texts that says ``words`` (a
         curated gloss quoting an excerpt of the book — 004's 「尸传神意致福嘏于主人」 is 卷十五
         特牲饋食禮's, 蔡德晉's), or Nones. Compared in the normalised form, without punctuation."""
         key = _bare(words)
-        if len(key) < 4:
+        if len(key) < 3:
             return None, None, None
         for file, line, speaker, text in self._commentary():
             if key in text:
                 return file, line, speaker
+        for doc in self._docs.values():  # the classic's own 記 (楚扑長如笴…, 鄉射禮's notes)
+            for rite in doc.rites:
+                for stage in rite.stages:
+                    if stage.notes and stage.line and key in _bare(stage.note_text):
+                        return doc.file, stage.line, NOTES
         return None, None, None
 
     def _commentary(self) -> list[tuple[str, int, str | None, str]]:
@@ -84,8 +123,11 @@ class Places:
                 (doc.file, seg.line, seg.speaker or book_author(doc), _bare(seg.text))
                 for doc in self._docs.values()
                 for rite in doc.rites
-                for stage in rite.stages
-                for seg in [*(c for p in stage.passages for c in p.commentary), *stage.note_commentary]
+                for seg in [
+                    *rite.commentary,
+                    *(c for stage in rite.stages for p in stage.passages for c in p.commentary),
+                    *(c for stage in rite.stages for c in stage.note_commentary),
+                ]
             ]
         return self._said
 
@@ -116,9 +158,13 @@ def place(doc: Document, rite: Rite, stage: Stage | None, speaker: str | None = 
     return _join(juan_label(doc, rite), rite.name, stage_label(stage.name) if stage else None, said(speaker))
 
 
+_SAME = str.maketrans("着", "著")  # written apart by the normaliser, one word in a quotation (着于左臂)
+
+
 def _bare(text: str) -> str:
-    """``text`` normalised, without punctuation, spaces or the book's line marks."""
-    return re.sub(r"[^\u3400-\u9fff\U00020000-\U0002ffff]", "", normalize(text))
+    """``text`` normalised, without punctuation, spaces or the book's line marks (to find a
+    quotation: 着 read as 著)."""
+    return re.sub(r"[^\u3400-\u9fff\U00020000-\U0002ffff]", "", normalize(text)).translate(_SAME)
 
 
 def _join(*parts: str | None) -> str:

@@ -156,6 +156,9 @@ class Catalog:
     rites: list[str]
     stages: dict[str, StageInfo] = field(default_factory=dict)  # by stage id, in text order
     excerpts: frozenset[str] = frozenset()  # rites whose text is an excerpt (节选), not the whole rite
+    # a curated gloss citing a line of a text ((its source, its words)): the commentator who says
+    # it there, the rite, the stage id and the line (study.decks.sources.Places.cited)
+    cited: dict[tuple[str, str], tuple[str, str, str | None, int]] = field(default_factory=dict)
     _selections: dict[tuple[object, ...], list[QuizItem]] = field(default_factory=dict, repr=False, compare=False)
     _sharing: dict[str, tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
     _facts: dict[str, str] | None = field(default=None, repr=False, compare=False)

@@ -12,6 +12,7 @@ from collections.abc import Collection, Iterable, Sequence
 
 from ..decks.items import Sequence_, stage_sequence, step_sequence
 from ..decks.sequences import stage_names
+from ..decks.sources import Places
 from ..model import Document, Rite, Term
 from .catalog import (
     MAX_ORDER,
@@ -231,4 +232,22 @@ def build_catalog(
             if "passages" in families or "cloze" in families:
                 items.extend(_passage_items(d_index, doc, rite, terms_by_rite.get(rite.name, []), stages, families))
     items.sort(key=lambda i: i.sort_key)
-    return Catalog(items, {i.id: i for i in items}, dict(terms_by_rite), rites, infos, frozenset(excerpts))
+    catalog = Catalog(items, {i.id: i for i in items}, dict(terms_by_rite), rites, infos, frozenset(excerpts))
+    catalog.cited.update(_cited(documents, (t for ts in terms_by_rite.values() for t in ts)))
+    return catalog
+
+
+def _cited(
+    documents: Sequence[Document], terms: Iterable[Term]
+) -> dict[tuple[str, str], tuple[str, str, str | None, int]]:
+    """Where each curated gloss that cites a line of a text is said, and by whom (shown by the
+    quiz in words, never as a file name)."""
+    places, out = Places(documents), {}
+    for term in terms:
+        for g in term.glosses:
+            if g.line is None and g.speaker and (g.speaker, g.gloss) not in out:
+                found = places.cited(g)
+                if found is not None:
+                    speaker, rite, stage, line = found
+                    out[(g.speaker, g.gloss)] = (speaker, rite.name, stage.id if stage else None, line)
+    return out

@@ -10,7 +10,9 @@ offsets into it); the web app escapes and renders it.
 
 from __future__ import annotations
 
-from ..model import Example
+from ..decks.notedata import BOOK
+from ..decks.sources import CITED_LINE
+from ..model import Example, Gloss
 from ..text.display import shown
 from ..text.translation import usual_name
 from .catalog import Catalog, Family, QuizItem, example_sense
@@ -43,6 +45,26 @@ def _example_highlight(ex: Example, term: str, normalized: str) -> list[int] | N
     return _highlight(shown(ex.text), term, normalized)
 
 
+def _gloss(g: Gloss, catalog: Catalog) -> dict[str, object]:
+    """A gloss with its commentator and place; a curated one that cites a line of a text (the
+    seeds' 「乗矢，四矢也」, 000_…txt:73) with the commentator and place of that line, in words."""
+    speaker, rite, stage_id, line = g.speaker, g.rite, g.stage_id, g.line
+    if g.line is None and g.speaker:
+        cited = catalog.cited.get((g.speaker, g.gloss))
+        if cited is not None:
+            speaker, rite, stage_id, line = cited
+        elif CITED_LINE.match(g.speaker):
+            speaker = BOOK  # (a line of a text not among these: the book, never a file name)
+    return {
+        "gloss": g.gloss,
+        "commentator": speaker,
+        "commentator_name": usual_name(speaker),
+        "rite": rite,
+        "stage": _stage(catalog, stage_id),
+        "line": line,
+    }
+
+
 def teaching(item: QuizItem, catalog: Catalog) -> dict[str, object]:
     """What introduces ``item``'s fact and explains its answer (the same for both)."""
     if item.passage is not None:
@@ -62,17 +84,7 @@ def teaching(item: QuizItem, catalog: Catalog) -> dict[str, object]:
     if item.family == Family.VOCAB:
         term = item.term
         assert term is not None
-        glosses = [
-            {
-                "gloss": g.gloss,
-                "commentator": g.speaker,
-                "commentator_name": usual_name(g.speaker),
-                "rite": g.rite,
-                "stage": _stage(catalog, g.stage_id),
-                "line": g.line,
-            }
-            for g in (example_sense(term) or term.glosses)[:MAX_GLOSSES]  # one sense: its example's
-        ]
+        glosses = [_gloss(g, catalog) for g in (example_sense(term) or term.glosses)[:MAX_GLOSSES]]  # one sense
         example = None
         if term.example is not None:
             ex = term.example
