@@ -135,3 +135,6 @@ def test_every_gloss_the_quiz_teaches_names_a_commentator_and_a_place_never_a_fi
     assert told > 500
     zhu = teaching(catalog.by_id["vocab:祝:t2g"], catalog)["glosses"]
     assert any(g["gloss"] == "祝接神佐食接尸" and g["rite"] == "特牲饋食禮" and g["line"] for g in zhu), zhu
+    # said in the note that opens 覲禮 (卷十 line 13, 覲見也): the rite's, not its first stage's
+    jin = teaching(catalog.by_id["vocab:觐:t2g"], catalog)["glosses"]
+    assert {(g["gloss"], g["rite"], g["stage"]) for g in jin} >= {("見", "覲禮", None)}, jin

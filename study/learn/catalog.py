@@ -159,6 +159,9 @@ class Catalog:
     # a curated gloss citing a line of a text ((its source, its words)): the commentator who says
     # it there, the rite, the stage id and the line (study.decks.sources.Places.cited)
     cited: dict[tuple[str, str], tuple[str, str, str | None, int]] = field(default_factory=dict)
+    # the lines of the notes that open a rite, before its first stage ((file, line)): a gloss said
+    # there is the rite's, of no stage
+    openings: frozenset[tuple[str, int]] = frozenset()
     _selections: dict[tuple[object, ...], list[QuizItem]] = field(default_factory=dict, repr=False, compare=False)
     _sharing: dict[str, tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
     _facts: dict[str, str] | None = field(default=None, repr=False, compare=False)

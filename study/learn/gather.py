@@ -234,6 +234,13 @@ def build_catalog(
     items.sort(key=lambda i: i.sort_key)
     catalog = Catalog(items, {i.id: i for i in items}, dict(terms_by_rite), rites, infos, frozenset(excerpts))
     catalog.cited.update(_cited(documents, (t for ts in terms_by_rite.values() for t in ts)))
+    catalog.openings = frozenset(
+        (doc.file, n)
+        for doc in documents
+        for rite in doc.rites
+        for seg in rite.commentary
+        for n in (seg.line, *(line for _, line in seg.breaks))
+    )
     return catalog
 
 

@@ -55,6 +55,8 @@ def _gloss(g: Gloss, catalog: Catalog) -> dict[str, object]:
             speaker, rite, stage_id, line = cited
         elif CITED_LINE.match(g.speaker):
             speaker = BOOK  # (a line of a text not among these: the book, never a file name)
+    elif (g.file or "", g.line or 0) in catalog.openings:
+        stage_id = None  # the note that opens the rite, before its first stage
     return {
         "gloss": g.gloss,
         "commentator": speaker,
