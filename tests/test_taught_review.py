@@ -69,8 +69,10 @@ def test_the_review_read_every_gloss_taught_before_it():
     # rules author, taught once a clause quoting a phrase of the text that opens with a doer was read
     # (一人 = 太師, 006:252; k:wei:doer-phrase); 3 right, read by the rules author, taught once what a
     # phrase of the text points at after 指 was read (子 = 宗人, 016:72; 三獻 = 賓, 舉奠 = 嗣子, 015:357,
-    # 458; k:wei:zhi).
-    assert len(rows) == 666 and len(wrong) == 57
+    # 458; k:wei:zhi). Four of these say who is meant in their passage rather than what the word
+    # means, and their reverse cards would ask the person for the word: 一人 = 太師, 子 = 宗人, 三獻 = 賓,
+    # 舉奠 = 嗣子 — marked wrong by the owner and dropped at their lines (decks/glossary.yaml).
+    assert len(rows) == 666 and len(wrong) == 61
 
 
 def test_no_gloss_the_review_found_wrong_is_taught(taught):
