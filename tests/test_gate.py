@@ -38,6 +38,19 @@ def family_of_seeds_is_not_the_books() -> bool:
     return not decide("p:ye:c:ye-next:short", table)
 
 
+def test_a_rule_saying_whom_a_word_points_at_is_never_taught_whatever_its_evidence():
+    """子指宗人 (016:72), 一人拜受爵謂太師也 (006:252): right where they stand, but not what the word
+    means; their reverse cards would ask 宗人 → 子, 太師 → 一人."""
+    table = {"k:wei:zhi:end:short": Evidence(30, 30), "k:ye:walk-bare:end:short": Evidence(300, 300)}
+    assert not decide("k:wei:zhi:end:short", table)
+    assert not decide("k:wei:doer-phrase:end:short", {"k:wei:doer-phrase:end:short": Evidence(30, 30)})
+    assert decide("k:ye:walk-bare:end:short", table)
+    from study.terms.glosses import extract_glosses
+
+    (zi,) = [g for g in extract_glosses(load_document(BOOK / "KR1d0044_016.txt")) if (g.line, g.gloss) == (72, "宗人")]
+    assert zi.rule.startswith("k:wei:zhi:") and not zi.taught
+
+
 def test_unmeasured_rules_and_glosses_beyond_vocabulary_are_withheld_curated_ones_taught():
     table = {"k:ye:a:end:over": Evidence(100, 100)}
     assert not decide("k:ye:a:end:over", table) and not decide("k:ye:z:end:short", table)

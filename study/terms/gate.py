@@ -85,12 +85,24 @@ def families(table: dict[str, Evidence]) -> dict[str, Evidence]:
     return {k: Evidence(c, n) for k, (c, n) in out.items()}
 
 
+# Paths whose definiens says whom or what a word points at in its passage (子指宗人, 一人拜受爵謂
+# 太師也), not what the word means: right where they stand, but a card built on one asks the person
+# for the word (宗人 → 子). Never taught by the gate, whatever their evidence; the hand review decides.
+REFERENTIAL = ("zhi", "doer-phrase")
+
+
+def _path(rule: str) -> str:
+    """The PATH's first part of ``READER:FORMULA:PATH:SIZE`` (``zhi`` of ``k:wei:zhi:end:short``)."""
+    parts = rule.split(":")
+    return parts[2] if len(parts) > 3 else ""
+
+
 def decide(rule: str, table: dict[str, Evidence]) -> bool:
     """Whether glosses read by ``rule`` are taught, on the evidence ``table``."""
     if rule == "curated":
         return True
     own = table.get(rule)
-    if own is None or own.found == 0 or rule.endswith(":over"):
+    if own is None or own.found == 0 or rule.endswith(":over") or _path(rule) in REFERENTIAL:
         return False
     if own.lower >= THRESHOLD:
         return True
