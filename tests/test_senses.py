@@ -299,6 +299,8 @@ def test_the_teachers_gloss_for_other_rites_is_not_on_this_rites_card():
         ("KR1d0044_003.txt", "算", "算，筹也"),  # 無算爵: without count, not the tally
         ("KR1d0044_010.txt", "侯", "春飨所射侯也"),  # 覲禮: the lords, not the target
         ("KR1d0044_002.txt", "嗣", "嗣主人之嫡长子将为父后者也"),  # 先妣之嗣: not 特牲's heir
+        ("KR1d0044_008.txt", "弟子", "弟子，賔党之少者也"),  # 言使弟子: one's sons and juniors
+        ("KR1d0044_015.txt", "弟子", "弟子，賔党之少者也"),  # 兄弟弟子: the kin's juniors
     ],
 )
 def test_the_teachers_gloss_of_the_shooting_rites_stays_there(file, word, gloss):
