@@ -297,6 +297,11 @@ def test_each_curated_gloss_may_say_where_it_applies():
         ("KR1d0044_001.txt", "再拜", "拜迎"),  # what this 再拜 does, not what it means
         ("KR1d0044_011.txt", "帶", "要絰"),  # shown on 絞帶, the rope belt beside the 要絰
         ("KR1d0044_011.txt", "孫", "女孫"),  # which grandchild, shown on 庶孫之婦
+        # read on the built cards of 鄉飲酒禮: who is meant in one passage, not what the word means
+        ("KR1d0044_003.txt", "一人", "主人之贊者"),
+        ("KR1d0044_003.txt", "一人", "笙之長者"),
+        ("KR1d0044_003.txt", "大夫", "遵"),
+        ("KR1d0044_003.txt", "士", "衆賔"),
     ],
 )
 def test_a_gloss_the_teacher_dropped_at_its_line_is_not_taught(file, term, gloss, tmp_path):
