@@ -301,6 +301,9 @@ def test_the_teachers_gloss_for_other_rites_is_not_on_this_rites_card():
         ("KR1d0044_002.txt", "嗣", "嗣主人之嫡长子将为父后者也"),  # 先妣之嗣: not 特牲's heir
         ("KR1d0044_008.txt", "弟子", "弟子，賔党之少者也"),  # 言使弟子: one's sons and juniors
         ("KR1d0044_015.txt", "弟子", "弟子，賔党之少者也"),  # 兄弟弟子: the kin's juniors
+        ("KR1d0044_012.txt", "尸", "尸传神意致福嘏于主人"),  # 遷尸, 衣尸: the corpse, not the impersonator
+        ("KR1d0044_012.txt", "众賔", "士即众賔也"),  # 命婦汜拜衆賔: the women who came, not 士
+        ("KR1d0044_014.txt", "众賔", "士即众賔也"),  # 衆賔兄弟 at the 祥: not the 士 of 鄉射
     ],
 )
 def test_the_teachers_gloss_of_the_shooting_rites_stays_there(file, word, gloss):
@@ -314,6 +317,17 @@ def test_the_teachers_gloss_of_the_shooting_rites_stays_there(file, word, gloss)
     for rite in doc.rites:
         for sense in rite_senses(rite, doc.file, terms).get(normalize(word), ()):
             assert gloss not in {g.gloss for g in sense.glosses}, (rite.name, word)
+
+
+def test_the_impersonator_is_taught_where_the_rite_has_one():
+    """尸 = 尸传神意致福嘏于主人 (the 特牲 excerpt) is kept to the rites with an impersonator: 士虞禮's
+    祝迎尸 keeps it beside 蔡德晉's 神象; 士喪禮上's 尸 is the corpse (above)."""
+    from study.build import load_terms
+    from study.decks.termsenses import rite_senses
+
+    doc = load_document(BOOK / "KR1d0044_014.txt")
+    senses = rite_senses(doc.rites[0], doc.file, load_terms([doc]))[normalize("尸")]
+    assert any("尸传神意致福嘏于主人" in {g.gloss for g in s.glosses} for s in senses)
 
 
 def test_a_rites_card_holds_its_own_senses_not_other_rites_glosses():
