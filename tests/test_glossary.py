@@ -302,6 +302,11 @@ def test_each_curated_gloss_may_say_where_it_applies():
         ("KR1d0044_003.txt", "一人", "笙之長者"),
         ("KR1d0044_003.txt", "大夫", "遵"),
         ("KR1d0044_003.txt", "士", "衆賔"),
+        # and of 士昏禮
+        ("KR1d0044_002.txt", "賔", "壻"),
+        ("KR1d0044_002.txt", "豆", "菹醢"),  # beside 薦 = 菹醢: two reverse cards, one front
+        ("KR1d0044_002.txt", "巾", "悦"),  # the 帨, written 悦: shown alone it reads 'joy'
+        ("KR1d0044_002.txt", "摯", "雉"),
     ],
 )
 def test_a_gloss_the_teacher_dropped_at_its_line_is_not_taught(file, term, gloss, tmp_path):

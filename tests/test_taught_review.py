@@ -72,7 +72,10 @@ def test_the_review_read_every_gloss_taught_before_it():
     # 458; k:wei:zhi). Four of these say who is meant in their passage rather than what the word
     # means, and their reverse cards would ask the person for the word: 一人 = 太師, 子 = 宗人, 三獻 = 賓,
     # 舉奠 = 嗣子 — marked wrong by the owner and dropped at their lines (decks/glossary.yaml).
-    assert len(rows) == 666 and len(wrong) == 61
+    # Reading 士昏禮's built cards found five more of that kind, marked wrong and dropped at their
+    # lines: 賔 = 壻 (002:217, 242), 對 = 賔對 (242), 巾 = 悦 (330, the 帨 written 悦), 摯 = 雉 (523).
+    # (主人 = 女父 / 壻 and 吾子 = 使者 stay: sense cards that show their sentence on the front.)
+    assert len(rows) == 666 and len(wrong) == 66
 
 
 def test_no_gloss_the_review_found_wrong_is_taught(taught):
