@@ -120,6 +120,8 @@ def test_a_second_reading_the_references_allow_is_accepted_not_shown():
         ("冠", "興降西階一等執冠者升一等", "guān"),
         ("長", "西階上獻衆賔衆賔之長升拜受者三人", "zhǎng"),
         ("正", "鄉射張采侯二正", "zhēng"),
+        ("純", "蒲筵緇布純尊綌冪", "zhǔn"),  # the mat's edging (純縁邊也, 003:46), not 純衣
+        ("純", "女次純衣纁袡立于房中", "chún"),
     ],
 )
 def test_polyphones_take_their_classical_reading_in_context(word, context, reading):
