@@ -307,6 +307,8 @@ def test_each_curated_gloss_may_say_where_it_applies():
         ("KR1d0044_002.txt", "豆", "菹醢"),  # beside 薦 = 菹醢: two reverse cards, one front
         ("KR1d0044_002.txt", "巾", "悦"),  # the 帨, written 悦: shown alone it reads 'joy'
         ("KR1d0044_002.txt", "摯", "雉"),
+        ("KR1d0044_002.txt", "門", "舅姑之寢門"),  # which door, not what 門 means
+        ("KR1d0044_002.txt", "門", "寢門"),
         # and of 聘禮, 士喪禮上 and 士虞禮 (with one fragment, 燎 = 在地, and 入 = 入門 shown on 入户)
         ("KR1d0044_009.txt", "次介", "士"),
         ("KR1d0044_009.txt", "境", "所過邦之境"),
