@@ -482,3 +482,17 @@ def test_open_is_not_hinted_where_bi_means_avoid():
     assert not senses_at(bi, "朝夕哭不辟子夘", 4, "士喪禮上")
     opened = {g.gloss for g in senses_at(bi, "主人即位辟門婦人拊心不哭", 4, "士喪禮上")}
     assert opened & {"開", "辟，開也"}
+
+
+def test_the_courtyard_is_not_hinted_inside_the_gifts_set_out_there():
+    """庭 = 宫中也 (《说文》) is the courtyard (三分庭一在南), not the 庭 of 庭實, the gifts set out in
+    it: 聘禮's 「庭實設四皮」 was blanked 「[宫中也]實設四皮」. 黍 = 禾属而黏者也 is the grain, not the
+    millet wine of 醙黍清."""
+    from study.build import load_terms
+
+    pin = {t.normalized: t for t in load_terms([load_document(BOOK / "KR1d0044_009.txt")])}
+    assert not senses_at(pin["庭"], "擯者請命庭實設四皮", 4, "聘禮")
+    assert not senses_at(pin["黍"], "南陳醙黍清皆兩壺", 3, "聘禮")
+    assert senses_at(pin["黍"], "八簋繼之黍其南稷", 4, "聘禮")
+    sang = {t.normalized: t for t in load_terms([load_document(BOOK / "KR1d0044_012.txt")])}
+    assert senses_at(sang["庭"], "甸人置重于中庭三分庭一在南", 9, "士喪禮上")
