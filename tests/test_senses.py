@@ -507,3 +507,16 @@ def test_the_zhou_officiant_is_not_hinted_inside_the_shang_or_xia_officiant():
     assert not senses_at(zhu, "商祝掩瑱設幎目乃屨", 1, "士喪禮上")
     assert not senses_at(zhu, "夏祝粥餘飯用二鬲", 1, "士喪禮上")
     assert "習周禮者" in {g.gloss for g in senses_at(zhu, "祝取銘置于重", 0, "士喪禮上")}
+
+
+def test_burning_is_not_hinted_on_the_roast_meat():
+    """燔 = 爇也 (《说文》, to burn) is said of 覲禮's 祭天燔柴; the 燔 of the offering rites is the roast
+    meat carried after the cup (賔以燔從, 羞燔俎; 鄭注 特牲 燔, 炙肉也): 士虞禮's clozes read
+    「賔以[爇也]從如初」."""
+    from study.build import load_terms
+
+    yu = {t.normalized: t for t in load_terms([load_document(BOOK / "KR1d0044_014.txt")])}.get("燔")
+    assert yu is None or not senses_at(yu, "賔以燔從如初尸祭燔", 2, "士虞禮")
+    assert yu is None or not senses_at(yu, "羞燔俎在内西塾上", 1, "士虞禮")
+    jin = next(t for t in load_terms([load_document(BOOK / "KR1d0044_010.txt")]) if t.normalized == "燔")
+    assert "爇也" in {g.gloss for g in senses_at(jin, "祭天燔柴", 2, "覲禮")}
