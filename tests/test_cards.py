@@ -331,3 +331,21 @@ def test_a_curated_gloss_quoting_an_excerpt_names_the_books_place_and_commentato
     # 卷十七's 諸侯釁廟禮 opens with 釁塗也 (017:521), after 弔禮 and others
     xin = next(n for n in book if n.identity == ("term", "诸侯衅庙礼", "衅"))
     assert xin.field("Source") == "礼经本义 卷十七 · 諸侯釁廟禮 · 蔡德晉曰"
+
+
+def test_no_context_line_gives_a_cards_answer_away(book):
+    """A 义→词 card of 士昏禮 asking 采 showed 「士昏禮 · 納～」, one asking 士 「～昏禮」: the rite or
+    stage that holds the answer is left out of the line, not masked; so for a cloze's blanks."""
+    reverse = [n for n in book if n.model == "term_reverse"]
+    assert len(reverse) > 1000
+    for n in reverse:
+        context = _text(n.field("Context"))
+        assert "～" not in context, (n.plain, context)
+        assert not any(normalize(a) in normalize(context) for a in n.plain[1].split("、") if a), (n.plain, context)
+    cai = next(n for n in reverse if n.identity[2:4] == ("士昏礼", "采"))
+    assert _text(cai.field("Context")) == "士昏禮"  # 納采, the stage, left out
+    for n in book:
+        if n.model == "cloze":
+            blanks = re.findall(r"\{\{c\d+::([^:}]+)", n.field("Text"))
+            context = _text(n.field("Context"))
+            assert "～" not in context and not any(normalize(b) in normalize(context) for b in blanks), context

@@ -19,7 +19,7 @@ from ..text.commentary import NEW_NOTE
 from ..text.normalize import normalize
 from ..text.translation import known_as
 from .clozespans import cloze_spans
-from .markup import cloze_text, esc, items, mask, ruby, span
+from .markup import cloze_text, esc, items, leave_out, ruby, span
 from .newcards import schedule
 from .notedata import KIND_TAGS, NoteData, custom_deck, rite_deck, stage_label, tag
 from .ordercards import order_notes
@@ -139,7 +139,7 @@ def cloze_note(selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, se
         ("Glosses", items(glossed, "glosses")),
         ("Translation", base.field("Translation")),
         ("Commentary", base.field("Commentary")),
-        ("Context", esc(mask(base.plain[0] if base.plain else "", [t.term for t in terms.values()]) + variant)),
+        ("Context", esc(leave_out(base.plain[0] if base.plain else "", [t.term for t in terms.values()]) + variant)),
         ("Source", base.field("Source")),
     )
     deck = custom_deck(spec.name, c.rite.name) if custom else base.deck

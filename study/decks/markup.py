@@ -76,6 +76,13 @@ def mask(text: str, words: Iterable[str]) -> str:
     return text
 
 
+def leave_out(context: str, words: Iterable[str]) -> str:
+    """A card's context line (``士昏禮 · 納采``) without the parts that hold one of ``words`` — not
+    masked: 「士昏禮 · 納～」 or 「～昏禮」 would give a card's answer (采, 士) away."""
+    words = [w for w in words if w]
+    return " · ".join(part for part in context.split(" · ") if not any(find_all(part, w) for w in words))
+
+
 def items(values: Iterable[str], cls: str, *, tag: str = "ul") -> str:
     """An HTML list of already-escaped ``values``."""
     inner = "".join(f"<li>{v}</li>" for v in values)

@@ -19,7 +19,7 @@ from ..model import Gloss, Term
 from ..terms.reading import term_reading_at
 from ..terms.senses import gloss_key, masked_gloss, terms_sharing_gloss
 from ..text.normalize import normalize
-from .markup import esc, highlight, items, mask, ruby, span, wrap
+from .markup import esc, highlight, items, leave_out, mask, ruby, span, wrap
 from .notedata import KIND_TAGS, NoteData, custom_deck, rite_deck, stage_label, tag
 from .selection import RiteChoice, Selection, TermChoice
 from .sequences import numeral, term_fact
@@ -248,7 +248,7 @@ def _sense_notes(selection, choice, places, rt: RiteTerms, sense: Sense, senses,
         "Clue": items(clues, "glosses"),
         "Sense": esc("亦可答：" + "、".join(also)) if also else "",
         "Example": _marked(sense, t),
-        "Context": esc(mask(context(choice.rite, stage) + variant, answers)),
+        "Context": esc(leave_out(context(choice.rite, stage), answers) + variant),
     }
     out.append(
         replace(
