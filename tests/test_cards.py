@@ -334,8 +334,9 @@ def test_a_curated_gloss_quoting_an_excerpt_names_the_books_place_and_commentato
 
 
 def test_no_context_line_gives_a_cards_answer_away(book):
-    """A 义→词 card of 士昏禮 asking 采 showed 「士昏禮 · 納～」, one asking 士 「～昏禮」: the rite or
-    stage that holds the answer is left out of the line, not masked; so for a cloze's blanks."""
+    """A 义→词 card of 士昏禮 asking 采 showed 「士昏禮 · 納～」, one asking 士 「～昏禮」: a rite that holds
+    the answer is left out of the line, a stage said by its place (第一節), not masked; so for a cloze's
+    blanks."""
     reverse = [n for n in book if n.model == "term_reverse"]
     assert len(reverse) > 1000
     for n in reverse:
@@ -343,7 +344,7 @@ def test_no_context_line_gives_a_cards_answer_away(book):
         assert "～" not in context, (n.plain, context)
         assert not any(normalize(a) in normalize(context) for a in n.plain[1].split("、") if a), (n.plain, context)
     cai = next(n for n in reverse if n.identity[2:4] == ("士昏礼", "采"))
-    assert _text(cai.field("Context")) == "士昏禮"  # 納采, the stage, left out
+    assert _text(cai.field("Context")) == "士昏禮 · 第一節"  # 納采, the stage, said by its place
     for n in book:
         if n.model == "cloze":
             blanks = re.findall(r"\{\{c\d+::([^:}]+)", n.field("Text"))

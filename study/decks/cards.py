@@ -27,7 +27,7 @@ from .selection import RiteChoice, Selection
 from .sequences import passage_fact
 from .sources import Places, place
 from .termcards import RANK as TERM_RANK
-from .termcards import RiteTerms, context, term_notes
+from .termcards import RiteTerms, context, stage_number, term_notes
 from .units import Unit, passage_units
 
 HINT_CHARS = 12  # a cloze hint is a gloss (or its first clauses) of at most this many characters
@@ -100,6 +100,7 @@ def cloze_note(selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, se
     spec = selection.spec
     pool = [t for t in selection.cloze_pools.get(c.rite.name, ()) if t.normalized not in seen]
     stage_id = unit_id.partition("#")[0]
+    number = next((stage_number(c, s) for s in c.rite.stages if s.id == stage_id), None)
 
     def glossed(t: Term, at: int) -> bool:  # an occurrence no gloss explains is not blanked
         return bool(senses_at(t, unit.text, at, c.rite.name, stage_id))
@@ -139,7 +140,10 @@ def cloze_note(selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, se
         ("Glosses", items(glossed, "glosses")),
         ("Translation", base.field("Translation")),
         ("Commentary", base.field("Commentary")),
-        ("Context", esc(leave_out(base.plain[0] if base.plain else "", [t.term for t in terms.values()]) + variant)),
+        (
+            "Context",
+            esc(leave_out(base.plain[0] if base.plain else "", [t.term for t in terms.values()], number) + variant),
+        ),
         ("Source", base.field("Source")),
     )
     deck = custom_deck(spec.name, c.rite.name) if custom else base.deck

@@ -76,11 +76,18 @@ def mask(text: str, words: Iterable[str]) -> str:
     return text
 
 
-def leave_out(context: str, words: Iterable[str]) -> str:
+def leave_out(context: str, words: Iterable[str], stand_in: str | None = None) -> str:
     """A card's context line (``士昏禮 · 納采``) without the parts that hold one of ``words`` — not
-    masked: 「士昏禮 · 納～」 or 「～昏禮」 would give a card's answer (采, 士) away."""
+    masked: 「士昏禮 · 納～」 or 「～昏禮」 would give a card's answer (采, 士) away. ``stand_in`` takes
+    the place of a stage left out (its number: 「第二節」), so that two cards stay apart."""
     words = [w for w in words if w]
-    return " · ".join(part for part in context.split(" · ") if not any(find_all(part, w) for w in words))
+    parts = []
+    for n, part in enumerate(context.split(" · ")):
+        if not any(find_all(part, w) for w in words):
+            parts.append(part)
+        elif n and stand_in:
+            parts.append(stand_in)
+    return " · ".join(parts)
 
 
 def items(values: Iterable[str], cls: str, *, tag: str = "ul") -> str:

@@ -15,7 +15,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from ..model import Gloss, Term
+from ..model import Gloss, Stage, Term
 from ..terms.reading import term_reading_at
 from ..terms.senses import gloss_key, masked_gloss, terms_sharing_gloss
 from ..text.normalize import normalize
@@ -43,6 +43,11 @@ RANK = 0  # terms come first among a stage's notes
 
 def _digest(*parts: object) -> str:
     return hashlib.sha256("\x1f".join(map(str, parts)).encode()).hexdigest()[:10]
+
+
+def stage_number(c: RiteChoice, stage: Stage | None) -> str | None:
+    """「第三節」: a stage said by its place in the rite (where its name would give an answer)."""
+    return f"第{numeral(c.position(stage) + 1)}節" if stage is not None else None
 
 
 def context(rite: str, stage_name: str | None, modern: str | None = None) -> str:
@@ -248,7 +253,7 @@ def _sense_notes(selection, choice, places, rt: RiteTerms, sense: Sense, senses,
         "Clue": items(clues, "glosses"),
         "Sense": esc("亦可答：" + "、".join(also)) if also else "",
         "Example": _marked(sense, t),
-        "Context": esc(leave_out(context(choice.rite, stage), answers) + variant),
+        "Context": esc(leave_out(context(choice.rite, stage), answers, stage_number(c, sense.stage)) + variant),
     }
     out.append(
         replace(
