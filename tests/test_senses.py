@@ -304,6 +304,7 @@ def test_the_teachers_gloss_for_other_rites_is_not_on_this_rites_card():
         ("KR1d0044_012.txt", "尸", "尸传神意致福嘏于主人"),  # 遷尸, 衣尸: the corpse, not the impersonator
         ("KR1d0044_012.txt", "众賔", "士即众賔也"),  # 命婦汜拜衆賔: the women who came, not 士
         ("KR1d0044_014.txt", "众賔", "士即众賔也"),  # 衆賔兄弟 at the 祥: not the 士 of 鄉射
+        ("KR1d0044_009.txt", "有司", "有司，主人之执事者"),  # 有司展羣幣: the envoy's (賓介之執事者)
     ],
 )
 def test_the_teachers_gloss_of_the_shooting_rites_stays_there(file, word, gloss):
