@@ -338,6 +338,14 @@ def test_each_curated_gloss_may_say_where_it_applies():
         ("KR1d0044_014.txt", "入", "入門"),
         ("KR1d0044_014.txt", "奠", "祝所奠於鉶南之觶"),
         ("KR1d0044_014.txt", "禮", "享神以前及改設以後之儀節"),
+        # and of 士喪禮上: which coverlet, cloth, offering, place or business, the term in its own gloss
+        ("KR1d0044_012.txt", "衾", "始死時所覆大斂之衾"),
+        ("KR1d0044_012.txt", "巾", "飯時覆面之巾"),
+        ("KR1d0044_012.txt", "奠", "始死之奠"),
+        ("KR1d0044_012.txt", "饌", "東方之饌"),
+        ("KR1d0044_012.txt", "位", "阼階下位"),
+        ("KR1d0044_012.txt", "位", "入門右之位"),
+        ("KR1d0044_012.txt", "事", "大斂事"),
     ],
 )
 def test_a_gloss_the_teacher_dropped_at_its_line_is_not_taught(file, term, gloss, tmp_path):
