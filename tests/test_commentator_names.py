@@ -157,16 +157,16 @@ def book_server(tmp_path):
 
 
 def test_the_quiz_page_shows_the_usual_name_beside_the_written_one(book_server, browser):
-    """士喪禮上 君視大斂's first term 位: 「注家：敖君善（敖繼公）」 (the intro shows the sense of its
-    example, 阼階下位; 位 = 入門右之位, 蔡德晉's, is another place)."""
+    """士喪禮上 君使人襚's term 襚 = 衣服: 「注家：敖君善（敖繼公）」 (君視大斂's 位 = 阼階下位, 敖's, was
+    the example before it was dropped as saying which place, not what 位 means)."""
     _, base = book_server
     page = browser(PHONE)
     _sign_up(page, base)
     page.wait_for_url(base + "/")
-    intro = _item(page, lambda: page.goto(base + "/quiz?kind=vocab&stage=士丧礼上.君视大敛"))
+    intro = _item(page, lambda: page.goto(base + "/quiz?kind=vocab&stage=士丧礼上.君使人襚"))
     assert intro["kind"] == "intro"
     names = {g["commentator"]: g["commentator_name"] for g in intro["intro"]["glosses"]}
     assert names == {"敖君善": "敖繼公"}
     shown_words = page.locator(".teaching .glosses").inner_text()
-    assert "注家：敖君善（敖繼公）" in shown_words and "入門右之位" not in shown_words
+    assert "注家：敖君善（敖繼公）" in shown_words and "衣服" in shown_words
     assert page.problems == []
