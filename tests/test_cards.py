@@ -350,3 +350,13 @@ def test_no_context_line_gives_a_cards_answer_away(book):
             blanks = re.findall(r"\{\{c\d+::([^:}]+)", n.field("Text"))
             context = _text(n.field("Context"))
             assert "～" not in context and not any(normalize(b) in normalize(context) for b in blanks), context
+
+
+def test_every_shipped_deck_spec_still_selects_cards(sources):
+    """A glossary change that scopes a word's gloss away can leave a small rite's package empty
+    (巡守禮 lost its last term with 有司): every spec of decks/ plans notes, quickly, without Anki."""
+    specs = sorted(DECKS.glob("*.yaml"))
+    assert len(specs) > 20
+    for path in specs:
+        if path.name != "glossary.yaml":
+            assert plan_deck(load_deckspec(path), sources), path.name
