@@ -7,6 +7,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,8 @@ import yaml
 from hypothesis import settings
 
 from study.build import Corpus, load_corpus, load_document
-from study.model import Document
+from study.model import Document, Gloss
+from study.terms.glosses import extract_glosses
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTS = ROOT / "decks" / "texts"
@@ -26,6 +28,18 @@ TESHENG_PATH = DATA / TESHENG  # a test fixture only
 # Small known texts for tests of card, quiz and glossary logic; the shipped decks read the whole
 # book (decks/texts/KR1d0044_*.txt, the default corpus).
 SEED_PATHS = [XIANGSHE_PATH, TESHENG_PATH]
+
+
+@cache
+def book_glosses(file: str) -> tuple[Gloss, ...]:
+    """What the extractor and its gate alone read in one file of the book (no hand review), read
+    once per session for the tests of the gloss rules."""
+    return tuple(extract_glosses(load_document(TEXTS / file), review=False))
+
+
+def rules_at(file: str, line: int) -> dict[tuple[str, str], str]:
+    """(term, gloss) → rule of the glosses read at one line of the book."""
+    return {(g.context, g.gloss): g.rule for g in book_glosses(file) if g.line == line}
 
 
 def ranges(items: list[int | str]) -> set[int]:

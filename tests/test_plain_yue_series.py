@@ -3,19 +3,16 @@ yue-open-series) on real lines of the book, and the near shapes it must refuse."
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
-from study.build import load_document
-from study.terms.glosses import extract_glosses
+from tests.conftest import book_glosses
 
 BOOK = Path(__file__).resolve().parents[1] / "decks" / "texts"
 
 
-@cache
 def _glosses(file: str) -> dict[tuple[int, str, str], str]:
     """(line, term, gloss) → rule of the glosses extracted from one file of the book."""
-    return {(g.line, g.context, g.gloss): g.rule for g in extract_glosses(load_document(BOOK / file), review=False)}
+    return {(g.line, g.context, g.gloss): g.rule for g in book_glosses(file)}
 
 
 def test_the_second_of_a_pair_of_yue_formulas_is_read_before_a_new_statement():
