@@ -22,6 +22,8 @@ class Places:
     def __init__(self, documents: Iterable[Document]) -> None:
         self._docs: dict[str, Document] = {}
         self._said: list[tuple[str, int, str | None, str]] | None = None  # each commentary segment
+        self._notes_said: list[tuple[str, int, str | None, str]] | None = None
+        self._quoted: dict[str, tuple[str | None, int | None, str | None]] = {}
         for d in documents:
             self._docs.setdefault(d.file, d)
 
@@ -105,17 +107,26 @@ class Places:
         curated gloss quoting an excerpt of the book — 004's 「尸传神意致福嘏于主人」 is 卷十五
         特牲饋食禮's, 蔡德晉's), or Nones. Compared in the normalised form, without punctuation."""
         key = _bare(words)
-        if len(key) < 3:
-            return None, None, None
-        for file, line, speaker, text in self._commentary():
-            if key in text:
-                return file, line, speaker
-        for doc in self._docs.values():  # the classic's own 記 (楚扑長如笴…, 鄉射禮's notes)
-            for rite in doc.rites:
-                for stage in rite.stages:
-                    if stage.notes and stage.line and key in _bare(stage.note_text):
-                        return doc.file, stage.line, NOTES
-        return None, None, None
+        if key not in self._quoted:
+            found = (None, None, None)
+            if len(key) >= 3:  # the commentary first, then the classic's own 記 (楚扑長如笴…, 鄉射禮's notes)
+                found = next(
+                    ((f, n, who) for f, n, who, text in (*self._commentary(), *self._notes()) if key in text), found
+                )
+            self._quoted[key] = found
+        return self._quoted[key]
+
+    def _notes(self) -> list[tuple[str, int, str | None, str]]:
+        """Each stage's notes (記) as :meth:`_commentary` lists the commentary, said by the 記."""
+        if self._notes_said is None:
+            self._notes_said = [
+                (doc.file, stage.line, NOTES, _bare(stage.note_text))
+                for doc in self._docs.values()
+                for rite in doc.rites
+                for stage in rite.stages
+                if stage.notes and stage.line
+            ]
+        return self._notes_said
 
     def _commentary(self) -> list[tuple[str, int, str | None, str]]:
         if self._said is None:
