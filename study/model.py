@@ -6,6 +6,7 @@ tests compare values while messages can still point at the text.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -177,6 +178,9 @@ class Document:
     warnings: tuple[str, ...] = field(default=(), compare=False)
     missing: tuple[tuple[int, str], ...] = field(default=(), compare=False)  # (line, code) of each ▯
     excerpt: bool = field(default=False, compare=False)  # 节选: the text holds part of its rites only
+    # The printed page of each text line, in order: (line, page mark) — a Kanripo text transcribes
+    # its edition line by line (<pb:KR1d0044_WYG_014-1b> …), so a line is a column of that page.
+    leaves: tuple[tuple[int, str], ...] = field(default=(), compare=False)
 
     @property
     def translation_lines(self) -> list[int]:
@@ -188,6 +192,18 @@ class Document:
             "rites": [r.to_dict() for r in self.rites],
             "translation_lines": self.translation_lines,
         }
+
+    def printed(self, line: int) -> tuple[str, int] | None:
+        """The printed page holding ``line`` and the column it is on that page (1 = the page's
+        first text line), or None when the text has no page marks or ``line`` is none of its lines."""
+        i = bisect_right(self.leaves, (line, "\U0010ffff")) - 1
+        if i < 0 or self.leaves[i][0] != line:
+            return None
+        page = self.leaves[i][1]
+        first = i
+        while first > 0 and self.leaves[first - 1][1] == page:
+            first -= 1
+        return page, i - first + 1
 
     def rite(self, name: str) -> Rite | None:
         for r in self.rites:

@@ -330,7 +330,9 @@ def test_a_curated_gloss_quoting_an_excerpt_names_the_books_place_and_commentato
     # the note that opens a rite is the rite's, also where the rite is not the first of its file:
     # 卷十七's 諸侯釁廟禮 opens with 釁塗也 (017:521), after 弔禮 and others
     xin = next(n for n in book if n.identity == ("term", "诸侯衅庙礼", "衅"))
-    assert xin.field("Source") == "礼经本义 卷十七 · 諸侯釁廟禮 · 蔡德晉曰"
+    assert (
+        xin.field("Source") == "礼经本义 卷十七 · 諸侯釁廟禮 · 頁29b第1行 · 蔡德晉曰"
+    )  # 《四庫全書》 page 29 verso, column 1
 
 
 def test_no_context_line_gives_a_cards_answer_away(book):

@@ -169,4 +169,6 @@ def test_the_quiz_page_shows_the_usual_name_beside_the_written_one(book_server, 
     assert names == {"敖君善": "敖繼公"}
     shown_words = page.locator(".teaching .glosses").inner_text()
     assert "注家：敖君善（敖繼公）" in shown_words and "衣服" in shown_words
+    # and where it is said: 卷, rite, stage, the printed page and line (012:132, 《四庫全書》 page 7 verso, column 8)
+    assert "礼经本义 卷十二 · 士喪禮上 · 君使人襚 · 頁7b第8行" in shown_words
     assert page.problems == []

@@ -21,7 +21,7 @@ from ..text.translation import known_as
 from .clozespans import cloze_spans
 from .markup import cloze_text, esc, items, leave_out, ruby, span
 from .newcards import schedule
-from .notedata import KIND_TAGS, NoteData, custom_deck, rite_deck, stage_label, tag
+from .notedata import KIND_TAGS, NoteData, custom_deck, printed_label, rite_deck, stage_label, tag
 from .ordercards import order_notes
 from .selection import RiteChoice, Selection
 from .sequences import passage_fact
@@ -161,13 +161,14 @@ def unit_notes(selection: Selection, c: RiteChoice) -> list[NoteData]:
         if stage.id not in chosen:
             continue
         where_in = context(c.rite.name, stage.name, stage.modern_name)
-        where = esc(place(c.document, c.rite, stage))
         seen: set[str] = set()  # a term is clozed once per stage
         for p_index, passage in enumerate(stage.passages):
             if not passage.text:
                 continue
             units = passage_units(passage)
             notes = _unit_commentary(passage, units)
+            first_line = passage.lines[0] if passage.lines else None  # its page and line in the printed book
+            where = esc(place(c.document, c.rite, stage, printed=printed_label(c.document, first_line)))
             for k, unit in enumerate(units):
                 unit_id = f"{stage.id}#{p_index}.{unit.key}"
                 before = units[k - 1].text if k else ""

@@ -99,6 +99,17 @@ def juan_label(document: Document, rite: Rite) -> str:
     return f"{BOOK} 卷{numeral(n)}" if n else BOOK
 
 
+def printed_label(document: Document, line: int | None) -> str | None:
+    """Where ``line`` stands in the printed edition the text transcribes, as a reader cites it:
+    ``頁1b第3行`` (page 1, verso, third column of 《四庫全書》's 卷; Kanripo's <pb:…_014-1b>), or
+    None when the text has no page marks."""
+    found = document.printed(line) if line else None
+    if found is None:
+        return None
+    page, column = found
+    return f"頁{page.rsplit('-', 1)[-1]}第{column}行"
+
+
 def rite_deck(document: Document, rite: Rite) -> str:
     """``礼经本义::04 乡射礼`` (the 卷 number, zero-padded, sorts the rites in book order)."""
     n = juan_of(document, rite)

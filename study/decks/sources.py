@@ -9,7 +9,7 @@ from ..model import Document, Gloss, Rite, Stage
 from ..terms.glosses import book_author
 from ..text.normalize import normalize
 from ..text.translation import known_as
-from .notedata import BOOK, juan_label, stage_label
+from .notedata import BOOK, juan_label, printed_label, stage_label
 
 CITED_LINE = _FILE_LINE = re.compile(r"^\s*([\w.-]+\.txt):(\d+)\s*$")  # a source citing a line of a text
 AUTHOR = "蔡德晋"  # whose notes an unattributed commentary gloss is
@@ -46,12 +46,13 @@ class Places:
         return best
 
     def words(self, file: str | None, line: int | None, *, speaker: str | None = None) -> str | None:
-        """``礼经本义 卷四 · 乡射礼 · 取矢`` (``· 郝仲舆曰`` with ``speaker``), or None if unknown."""
+        """``礼经本义 卷四 · 乡射礼 · 取矢 · 頁12b第3行`` (``· 郝仲舆曰`` with ``speaker``), or None
+        if unknown."""
         found = self.find(file, line)
         if found is None:
             return None
         doc, rite, stage = found
-        return place(doc, rite, stage, speaker)
+        return place(doc, rite, stage, speaker, printed_label(doc, line))
 
     def gloss_source(self, gloss: Gloss) -> str:
         """Where a gloss comes from, in words: its place and commentator, or its reference work."""
@@ -69,10 +70,11 @@ class Places:
             )
         return known_as(gloss.speaker) if gloss.speaker else gloss.file or ""
 
-    def cited(self, gloss: Gloss) -> tuple[str, Rite, Stage | None, int] | None:
+    def cited(self, gloss: Gloss) -> tuple[str, Rite, Stage | None, int, str] | None:
         """For a curated gloss citing a line of a text (``file.txt:line``): the commentator who
-        says it, the rite and stage, and the line — in that text when it is among these, else
-        where these texts say the same words (:meth:`quoted`); None when neither is found."""
+        says it, the rite and stage, the line and the place in words (:meth:`words`) — in that
+        text when it is among these, else where these texts say the same words (:meth:`quoted`);
+        None when neither is found."""
         m = _FILE_LINE.match(gloss.speaker or "")
         if not m:
             return None
@@ -84,7 +86,7 @@ class Places:
         if found is None or speaker is None:
             return None
         _, rite, stage = found
-        return speaker, rite, stage, line
+        return speaker, rite, stage, line, self.words(file, line) or ""
 
     def _speaker_at(self, file: str, line: int) -> str | None:
         """Who speaks in the commentary at ``file``'s ``line`` (the book's author where no one is
@@ -165,8 +167,11 @@ def said(speaker: str | None) -> str | None:
     return f"{known_as(speaker)}曰" if speaker else None
 
 
-def place(doc: Document, rite: Rite, stage: Stage | None, speaker: str | None = None) -> str:
-    return _join(juan_label(doc, rite), rite.name, stage_label(stage.name) if stage else None, said(speaker))
+def place(
+    doc: Document, rite: Rite, stage: Stage | None, speaker: str | None = None, printed: str | None = None
+) -> str:
+    """``礼经本义 卷四 · 乡射礼 · 取矢 · 頁12b第3行 · 郝仲輿曰``: the parts given, in that order."""
+    return _join(juan_label(doc, rite), rite.name, stage_label(stage.name) if stage else None, printed, said(speaker))
 
 
 _SAME = str.maketrans("着", "著")  # written apart by the normaliser, one word in a quotation (着于左臂)

@@ -157,8 +157,11 @@ class Catalog:
     stages: dict[str, StageInfo] = field(default_factory=dict)  # by stage id, in text order
     excerpts: frozenset[str] = frozenset()  # rites whose text is an excerpt (节选), not the whole rite
     # a curated gloss citing a line of a text ((its source, its words)): the commentator who says
-    # it there, the rite, the stage id and the line (study.decks.sources.Places.cited)
-    cited: dict[tuple[str, str], tuple[str, str, str | None, int]] = field(default_factory=dict)
+    # it there, the rite, the stage id, the line and the place in words (study.decks.sources.Places.cited)
+    cited: dict[tuple[str, str], tuple[str, str, str | None, int, str]] = field(default_factory=dict)
+    # the place in words of each commentary gloss's line ((file, line)): 卷, rite, stage, printed
+    # page and line, as the cards say it (study.decks.sources.Places.words)
+    places: dict[tuple[str, int], str] = field(default_factory=dict)
     # the lines of the notes that open a rite, before its first stage ((file, line)): a gloss said
     # there is the rite's, of no stage
     openings: frozenset[tuple[str, int]] = frozenset()

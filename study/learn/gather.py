@@ -233,7 +233,9 @@ def build_catalog(
                 items.extend(_passage_items(d_index, doc, rite, terms_by_rite.get(rite.name, []), stages, families))
     items.sort(key=lambda i: i.sort_key)
     catalog = Catalog(items, {i.id: i for i in items}, dict(terms_by_rite), rites, infos, frozenset(excerpts))
-    catalog.cited.update(_cited(documents, (t for ts in terms_by_rite.values() for t in ts)))
+    places = Places(documents)
+    catalog.cited.update(_cited(places, (t for ts in terms_by_rite.values() for t in ts)))
+    catalog.places.update(_places(places, (t for ts in terms_by_rite.values() for t in ts)))
     catalog.openings = frozenset(
         (doc.file, n)
         for doc in documents
@@ -244,17 +246,25 @@ def build_catalog(
     return catalog
 
 
-def _cited(
-    documents: Sequence[Document], terms: Iterable[Term]
-) -> dict[tuple[str, str], tuple[str, str, str | None, int]]:
+def _cited(places: Places, terms: Iterable[Term]) -> dict[tuple[str, str], tuple[str, str, str | None, int, str]]:
     """Where each curated gloss that cites a line of a text is said, and by whom (shown by the
     quiz in words, never as a file name)."""
-    places, out = Places(documents), {}
+    out: dict[tuple[str, str], tuple[str, str, str | None, int, str]] = {}
     for term in terms:
         for g in term.glosses:
             if g.line is None and g.speaker and (g.speaker, g.gloss) not in out:
                 found = places.cited(g)
                 if found is not None:
-                    speaker, rite, stage, line = found
-                    out[(g.speaker, g.gloss)] = (speaker, rite.name, stage.id if stage else None, line)
+                    speaker, rite, stage, line, words = found
+                    out[(g.speaker, g.gloss)] = (speaker, rite.name, stage.id if stage else None, line, words)
+    return out
+
+
+def _places(places: Places, terms: Iterable[Term]) -> dict[tuple[str, int], str]:
+    """The place in words (卷, rite, stage, printed page and line) of each commentary gloss's line."""
+    out: dict[tuple[str, int], str] = {}
+    for term in terms:
+        for g in term.glosses:
+            if g.file and g.line is not None and (g.file, g.line) not in out:
+                out[(g.file, g.line)] = places.words(g.file, g.line) or ""
     return out

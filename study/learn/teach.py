@@ -49,10 +49,11 @@ def _gloss(g: Gloss, catalog: Catalog) -> dict[str, object]:
     """A gloss with its commentator and place; a curated one that cites a line of a text (the
     seeds' 「乗矢，四矢也」, 000_…txt:73) with the commentator and place of that line, in words."""
     speaker, rite, stage_id, line = g.speaker, g.rite, g.stage_id, g.line
+    place = catalog.places.get((g.file or "", g.line or 0)) or None
     if g.line is None and g.speaker:
         cited = catalog.cited.get((g.speaker, g.gloss))
         if cited is not None:
-            speaker, rite, stage_id, line = cited
+            speaker, rite, stage_id, line, place = cited
         elif CITED_LINE.match(g.speaker):
             speaker = BOOK  # (a line of a text not among these: the book, never a file name)
     elif (g.file or "", g.line or 0) in catalog.openings:
@@ -64,6 +65,7 @@ def _gloss(g: Gloss, catalog: Catalog) -> dict[str, object]:
         "rite": rite,
         "stage": _stage(catalog, stage_id),
         "line": line,
+        "place": place or None,
     }
 
 

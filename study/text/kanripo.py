@@ -253,4 +253,5 @@ def parse_kanripo(text: str | bytes, path: str, *, first_rite: str | None = None
     doc = assemble(path, reader.items, warnings, first_rite)
     if reader.abstract or not doc.rites:
         doc = replace(doc, warnings=tuple(w for w in doc.warnings if "stage headings" not in w))
-    return replace(doc, missing=tuple(kf.missing))
+    leaves = tuple((k.n, k.page) for k in kf.lines if k.page)
+    return replace(doc, missing=tuple(kf.missing), leaves=leaves)

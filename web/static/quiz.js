@@ -130,7 +130,7 @@
       const list = el("ul", { class: "glosses" });
       (data.glosses || []).forEach((g) => {
         const li = el("li", {}, g.gloss);
-        const who = [g.commentator ? S.commentator + "：" + g.commentator + (g.commentator_name ? "（" + g.commentator_name + "）" : "") : "", g.stage ? stageName(g.stage) : (g.rite || "")]
+        const who = [g.commentator ? S.commentator + "：" + g.commentator + (g.commentator_name ? "（" + g.commentator_name + "）" : "") : "", g.place || (g.stage ? stageName(g.stage) : (g.rite || ""))]
           .filter(Boolean).join(" · ");
         if (who) li.appendChild(el("span", { class: "who" }, "（" + who + "）"));
         list.appendChild(li);
