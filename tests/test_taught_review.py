@@ -79,7 +79,10 @@ def test_the_review_read_every_gloss_taught_before_it():
     # 大夫 = 卿 (009:471, 678), 士 = 士介, 門 = 大門; 户外 = 堂上, 使人 = 士, 燎 = 在地 (a fragment of
     # 在地曰燎); 哀子 = 主人, 入 = 入門 (shown on 入户) — marked wrong and dropped at their lines.
     # 士昏禮's 門 = 寢門 (002:395), which door is meant, likewise.
-    assert len(rows) == 666 and len(wrong) == 79
+    # Reading the built cards of 大射儀 and 少牢饋食禮 found thirteen more: 鐘 = 歌鐘, 三耦 = 士, 衆耦 = 士耦 (006);
+    # 士 = 有司, 二尊 = 兩甒, 内 = 籩中, 篚 = 下篚, 一匕 = 羊匕, 臂 = 左臂 (016:510, 964), 薦左 = 醢東, 酢 = 自酢, and
+    # 羞 = 異味 (the noun, shown on the verbs 乃羞, 宰夫羞) — marked wrong and dropped at their lines.
+    assert len(rows) == 666 and len(wrong) == 92
 
 
 def test_no_gloss_the_review_found_wrong_is_taught(taught):
