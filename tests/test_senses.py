@@ -254,10 +254,11 @@ def test_a_teachers_scope_shows_a_commentary_gloss_on_the_use_it_explains(file, 
 
 
 def test_a_word_the_teacher_scoped_keeps_each_commentary_sense_apart():
-    """中 in 鄉射禮 is the target's centre (中幅侯心, said of 「侯中」), the middle (間, of 「中等」) and
-    the tally vessel (盛籌之器, of 「設中」, 盛算之器 of the 記 (004:278, signed by two readers), and
-    the teacher's two glosses wherever the vessel is set, taken or held): three senses, not one card
-    with all six glosses."""
+    """中 in 鄉射禮 is the target's centre (中幅侯心, said of 「侯中」) and the tally vessel (盛籌之器, of
+    「設中」, 盛算之器 of the 記 (004:278, signed by two readers), and the teacher's two glosses wherever
+    the vessel is set, taken or held): two senses, not one card with all five glosses. (The middle,
+    間 of 「中等」, was dropped at its line: a one-character gloss covers its stage, and 初射's clozes
+    read 「還視侯[間]」; 中等 = 間一等 teaches it.)"""
     from study.build import load_terms
     from study.decks.termsenses import rite_senses
     from study.terms.senses import senses_at
@@ -266,9 +267,9 @@ def test_a_word_the_teacher_scoped_keeps_each_commentary_sense_apart():
     terms = {t.normalized: t for t in load_terms([doc])}
     senses = rite_senses(doc.rites[0], doc.file, list(terms.values()))["中"]
     groups = [{g.gloss for g in s.glosses} for s in senses]
-    assert {"中幅侯心"} in groups and {"間"} in groups
+    assert {"中幅侯心"} in groups and not any("間" in g for g in groups)
     vessel = next(g for g in groups if "盛籌之器" in g)
-    assert len(vessel) == 4 and "盛算之器" in vessel and not vessel & {"中幅侯心", "間"}
+    assert len(vessel) == 4 and "盛算之器" in vessel and "中幅侯心" not in vessel
     zhong = terms["中"]
     # the vessel's glosses wherever the text handles it, not at the target's centre
     assert {g.gloss for g in senses_at(zhong, "釋獲者執鹿中", 5, "鄉射禮")} >= {"盛筹之器曰中，设于堂下，当西序"}

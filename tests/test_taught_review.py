@@ -82,7 +82,9 @@ def test_the_review_read_every_gloss_taught_before_it():
     # Reading the built cards of 大射儀 and 少牢饋食禮 found thirteen more: 鐘 = 歌鐘, 三耦 = 士, 衆耦 = 士耦 (006);
     # 士 = 有司, 二尊 = 兩甒, 内 = 籩中, 篚 = 下篚, 一匕 = 羊匕, 臂 = 左臂 (016:510, 964), 薦左 = 醢東, 酢 = 自酢, and
     # 羞 = 異味 (the noun, shown on the verbs 乃羞, 宰夫羞) — marked wrong and dropped at their lines.
-    assert len(rows) == 666 and len(wrong) == 92
+    # Reading the built cards of 鄉射禮 and 燕禮 found seven more: 中 = 間 (004:319, right at 中等 only, shown on
+    # 侯中), 祭 = 祭肺; 寢 = 路寢, 懸 = 鐘磬, 主人 = 宰夫, 坐祭 = 祭酒, 士 = 衆士 — marked wrong, dropped at their lines.
+    assert len(rows) == 666 and len(wrong) == 99
 
 
 def test_no_gloss_the_review_found_wrong_is_taught(taught):
