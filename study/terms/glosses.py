@@ -7,7 +7,8 @@ that a clause of reasoning is not taken for a definition. This module walks the 
 document (its contexts, the 卷 of each rite, who speaks) and hands each segment to its reader:
 punctuated commentary to study/terms/glosspunct.py; commentary without punctuation (as in
 特牲馈食礼) to study/terms/glossclause.py in the seeds' edition, cut at each 也, and to
-study/terms/plain.py in the Kanripo book; then gates each gloss and applies the hand review.
+study/terms/plain.py in the Kanripo book; then gates each gloss, applies the hand review, and withholds a gloss that says who or which
+thing is meant in its passage (study/terms/referential.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .glosspunct import read_punctuated
 from .glossrules import Context, clean
 from .plain import read_plain
 from .plaincheck import gloss_ok, head_ok
+from .referential import referential
 from .review import reviewed, signed
 
 _SENTENCE = re.compile(r"[^。；！？]+[。；！？]?")
@@ -156,6 +158,11 @@ def extract_glosses(doc: Document, *, review: bool = True) -> list[Gloss]:
                 taught=taught(rule),
             )
             for g in _as_reviewed(found_gloss) if review else [found_gloss]:
+                if g.taught and referential(g.context, g.gloss):
+                    # says who or which thing is meant in the passage (士 = 衆介, 門 = 大門), not what
+                    # the word means: never taught, whatever the gate or the hand review said
+                    # (study/terms/referential.py); a teacher who wants it curates it.
+                    g = replace(g, taught=False)
                 mine = (line, normalize(g.context), normalize(g.gloss))
                 if mine == key or mine not in seen:  # a re-cut gloss read elsewhere already is not repeated
                     seen.add(mine)
