@@ -141,3 +141,25 @@ def test_the_uncounted_cups_of_the_xiang_rites_are_not_taught_for_the_lords_feas
     assert yan is None or wu not in _at(yan, "無算爵士也有執膳爵者有執散爵者", 0, "燕禮")
     xiang = _terms("KR1d0044_004.txt")[normalize("無算爵")]
     assert wu in _at(xiang, "大夫及衆賔皆脱屨升坐乃羞無算爵", 0, "鄉射禮")
+
+
+def test_a_teachers_gloss_quoting_the_excerpt_names_the_books_page_and_commentator(notes):
+    """A curated gloss quoting a line of the 鄉射/燕禮 excerpt (seed 000, loaded beside the rite for its
+    translation) was credited to the excerpt's place alone (旌，获者所执 — 礼经本义 卷四 · 乡射礼 · 请射):
+    where the book says the same words, its card names the book's page and line and who says it."""
+    cards = {}
+    for planned in notes.values():
+        for n in planned:
+            f = dict(n.fields)
+            if n.kind == "terms":
+                cards.setdefault(normalize(re.sub(r"<[^>]+>", "", f.get("Term", ""))), []).append(f)
+    jing = next(f for f in cards[normalize("旌")] if f["Context"] == "鄉射禮 · 請射")
+    assert "郝仲輿（郝敬）" in jing["Glosses"] and "乡射礼 · 请射" not in jing["Glosses"]
+    assert jing["Source"].startswith("礼经本义 卷四 · 鄉射禮 · 請射 · 頁13b")
+    sizheng = next(f for f in cards[normalize("司正")] if f["Context"] == "鄉射禮 · 立司正")
+    assert "髙紫超（高愈）" in sizheng["Glosses"]
+    fei = next(f for f in cards[normalize("篚")] if "燕禮" in f["Context"])
+    assert fei["Source"] == "礼经本义 卷五 · 燕禮 · 陳饌器 · 頁2a第3行 · 蔡德晉曰"
+    for fs in cards.values():  # no card names the excerpt's place without a commentator
+        for f in fs:
+            assert "乡射礼 · " not in f["Source"] or f["Source"].endswith("曰"), f["Source"]

@@ -416,7 +416,7 @@ def test_a_ge_card_marks_the_ge_of_its_own_sense():
     """The 鄉射禮 deck has a note per sense of 个; each front marks one 个, the one of its sense."""
     notes = plan_deck(load_deckspec(ROOT / "decks" / "xiangshe.yaml"), Sources())
     ge = [n for n in notes if n.model == "term" and n.field("Term") == "个"]
-    shown = {re.sub("<[^>]+>", "", n.field("Glosses")).split("礼经本义")[0]: n.field("Sense") for n in ge}
+    shown = {re.findall(r'class="gloss">(.*?)</span>', n.field("Glosses"))[0]: n.field("Sense") for n in ge}
     assert set(shown) == {"一个，一矢也。凡奇曰个", "偏侧为个"}
     for gloss, before in (("一个，一矢也。凡奇曰个", "一二三四五六七八九十"), ("偏侧为个", "左右上下")):
         assert _hl(shown[gloss]) == ["个"]

@@ -23,7 +23,7 @@ class Places:
         self._docs: dict[str, Document] = {}
         self._said: list[tuple[str, int, str | None, str]] | None = None  # each commentary segment
         self._notes_said: list[tuple[str, int, str | None, str]] | None = None
-        self._quoted: dict[str, tuple[str | None, int | None, str | None]] = {}
+        self._quoted: dict[tuple[str, str | None], tuple[str | None, int | None, str | None]] = {}
         for d in documents:
             self._docs.setdefault(d.file, d)
 
@@ -61,11 +61,11 @@ class Places:
                 gloss.rite, gloss.stage, said(gloss.speaker or AUTHOR)
             )
         m = _FILE_LINE.match(gloss.speaker or "")  # a curated gloss quoting a line of a text
-        if m:  # a text not among these (an excerpt of the book): where the book says the same words
-            file, line, speaker = self.quoted(gloss.gloss)
+        if m:  # where the book says the same words (its page, line and commentator), else the line cited
+            file, line, speaker = self.quoted(gloss.gloss, besides=m.group(1))
             return (
-                self.words(m.group(1), int(m.group(2)))
-                or self.words(file, line, speaker=speaker)
+                self.words(file, line, speaker=speaker)
+                or self.words(m.group(1), int(m.group(2)))
                 or _join(BOOK, *gloss.scope[:1])
             )
         return known_as(gloss.speaker) if gloss.speaker else gloss.file or ""
@@ -104,19 +104,25 @@ class Places:
                         return seg.speaker or book_author(doc)
         return None
 
-    def quoted(self, words: str) -> tuple[str | None, int | None, str | None]:
+    def quoted(self, words: str, besides: str | None = None) -> tuple[str | None, int | None, str | None]:
         """The file, line and commentator of the commentary of these texts that says ``words`` (a
         curated gloss quoting an excerpt of the book — 004's 「尸传神意致福嘏于主人」 is 卷十五
-        特牲饋食禮's, 蔡德晉's), or Nones. Compared in the normalised form, without punctuation."""
+        特牲饋食禮's, 蔡德晉's), or Nones; ``besides``: not in that file (the excerpt quoted, when it
+        is among these texts). Compared in the normalised form, without punctuation."""
         key = _bare(words)
-        if key not in self._quoted:
+        if (key, besides) not in self._quoted:
             found = (None, None, None)
             if len(key) >= 3:  # the commentary first, then the classic's own 記 (楚扑長如笴…, 鄉射禮's notes)
                 found = next(
-                    ((f, n, who) for f, n, who, text in (*self._commentary(), *self._notes()) if key in text), found
+                    (
+                        (f, n, who)
+                        for f, n, who, text in (*self._commentary(), *self._notes())
+                        if key in text and f != besides
+                    ),
+                    found,
                 )
-            self._quoted[key] = found
-        return self._quoted[key]
+            self._quoted[(key, besides)] = found
+        return self._quoted[(key, besides)]
 
     def _notes(self) -> list[tuple[str, int, str | None, str]]:
         """Each stage's notes (記) as :meth:`_commentary` lists the commentary, said by the 記."""
@@ -150,10 +156,11 @@ class Places:
         if gloss.line is not None:
             return known_as(gloss.speaker or AUTHOR)
         if _FILE_LINE.match(gloss.speaker or ""):
-            if self.words(*_file_line(gloss.speaker or "")):
-                return self.gloss_source(gloss)
-            _, _, speaker = self.quoted(gloss.gloss)  # said in these texts too: by whom
-            return known_as(speaker) if speaker else BOOK
+            cited = _file_line(gloss.speaker or "")
+            _, _, speaker = self.quoted(gloss.gloss, besides=cited[0])  # said in the book too: by whom
+            if speaker:
+                return known_as(speaker)
+            return self.gloss_source(gloss) if self.words(*cited) else BOOK
         return known_as(gloss.speaker) if gloss.speaker else (gloss.file if gloss.formula == "spec" else "") or ""
 
 
