@@ -25,6 +25,7 @@ from study.terms.goldscore import (
     score_seeds,
     total,
 )
+from study.terms.referential import referential
 from tests.conftest import DATA, ROOT, TESHENG, XIANGSHE
 
 BOOK = Path(__file__).resolve().parents[1] / "decks" / "texts"  # the project's own copy of the book
@@ -32,21 +33,26 @@ DEV = gold_files(DATA / "gold")
 HELDOUT = gold_files(DATA / "gold" / "heldout")
 # Measured figures (README, Glossary) held as floors; issue 11's targets are 0.95 / 0.80.
 # What the extractor reads (every rule):
-DEV_PRECISION, DEV_RECALL = 0.935, 0.645  # eight chapters (0.937 / 0.645); the targets are not met
-HELDOUT_PRECISION, HELDOUT_RECALL = 0.81, 0.415  # (0.811 / 0.419) the targets are not met here
+DEV_PRECISION, DEV_RECALL = 0.935, 0.65  # eight chapters (0.937 / 0.651); the targets are not met
+# (0.807 / 0.428: the chain-tail rule read two right and one wrong here, 0.811 / 0.419 before it)
+HELDOUT_PRECISION, HELDOUT_RECALL = 0.805, 0.425
 SEED_PRECISION, SEED_RECALL = 0.93, 0.85  # the figures before issue 11
 # What is taught (rules passing the precision gate, study/terms/gate.py): precision target met,
 # recall far below it.
-TAUGHT_DEV_PRECISION, TAUGHT_DEV_RECALL = 0.98, 0.255  # (0.993 / 0.256: the referential rules never taught)
-TAUGHT_HELDOUT_PRECISION, TAUGHT_HELDOUT_RECALL = 0.95, 0.115  # (1.000 / 0.116)
+# (0.992 / 0.247 and held out 1.000 / 0.112 since glosses saying who or which is meant are never
+# taught, study/terms/referential.py; 0.993 / 0.256 and 1.000 / 0.116 before)
+TAUGHT_DEV_PRECISION, TAUGHT_DEV_RECALL = 0.98, 0.245
+TAUGHT_HELDOUT_PRECISION, TAUGHT_HELDOUT_RECALL = 0.95, 0.11
 TARGET_PRECISION = 0.95
 # What is shipped: the gate's glosses and those of the withheld ones both hand readers signed
 # (study/data/glossreview/). The review read the held-out chapters' glosses too (not their gold).
 # Dev 0.980 / 0.562 (296/302), held out 0.958 / 0.316 (68/71). Dev precision stays near 0.98 since both
 # readers re-cut two glosses shorter than the gold's reader: 結于面 → 結于胸前 (008:100; the gold keeps
 # 以繩維四足出背上結于胸前) and 戒射 → 戒 = 預告 (006:19): more than two characters apart, counted wrong.
-SHIPPED_DEV_PRECISION, SHIPPED_DEV_RECALL = 0.975, 0.56
-SHIPPED_HELDOUT_PRECISION, SHIPPED_HELDOUT_RECALL = 0.95, 0.31
+# Since the referential check (study/terms/referential.py): dev 0.979 / 0.537 (283/289), held out
+# 0.969 / 0.288 (62/64).
+SHIPPED_DEV_PRECISION, SHIPPED_DEV_RECALL = 0.975, 0.535
+SHIPPED_HELDOUT_PRECISION, SHIPPED_HELDOUT_RECALL = 0.95, 0.285
 
 
 def _extract(file: str):
@@ -85,7 +91,8 @@ def test_held_out_chapters_hold_the_measured_precision_and_recall(heldout):
     if not HELDOUT:
         pytest.skip("no held-out gold files yet")
     t = total(heldout)
-    assert t.precision >= HELDOUT_PRECISION and t.recall >= HELDOUT_RECALL, (t.precision, t.recall)
+    precision, recall = t.precision, t.recall  # only the totals: a failure must not print held-out rows
+    assert precision >= HELDOUT_PRECISION and recall >= HELDOUT_RECALL, (precision, recall)
 
 
 def _seed(name: str):
@@ -112,9 +119,10 @@ def test_taught_glosses_meet_the_precision_target_on_development_and_held_out_ch
     assert dev.precision >= max(TAUGHT_DEV_PRECISION, TARGET_PRECISION), [(g.context, g.gloss) for g in dev.wrong]
     assert dev.recall >= TAUGHT_DEV_RECALL
     held = total([s for _, s in score_chapters(HELDOUT, _taught)])
-    assert held.found >= 15  # enough taught glosses for the figure to mean something
-    assert held.precision >= max(TAUGHT_HELDOUT_PRECISION, TARGET_PRECISION), held.precision
-    assert held.recall >= TAUGHT_HELDOUT_RECALL, held.recall
+    found, precision, recall = held.found, held.precision, held.recall  # totals only, never rows
+    assert found >= 15  # enough taught glosses for the figure to mean something
+    assert precision >= max(TAUGHT_HELDOUT_PRECISION, TARGET_PRECISION), precision
+    assert recall >= TAUGHT_HELDOUT_RECALL, recall
 
 
 def _shipped(file: str):
@@ -126,8 +134,9 @@ def test_the_reviewed_glosses_hold_the_measured_precision_and_raise_recall():
     assert dev.precision >= max(SHIPPED_DEV_PRECISION, TARGET_PRECISION), [(g.context, g.gloss) for g in dev.wrong]
     assert dev.recall >= SHIPPED_DEV_RECALL > TAUGHT_DEV_RECALL
     held = total([s for _, s in score_chapters(HELDOUT, _shipped)])
-    assert held.precision >= SHIPPED_HELDOUT_PRECISION, held.precision
-    assert held.recall >= SHIPPED_HELDOUT_RECALL > TAUGHT_HELDOUT_RECALL, held.recall
+    precision, recall = held.precision, held.recall  # totals only, never rows
+    assert precision >= SHIPPED_HELDOUT_PRECISION, precision
+    assert recall >= SHIPPED_HELDOUT_RECALL > TAUGHT_HELDOUT_RECALL, recall
 
 
 def test_the_gate_table_is_the_evidence_measured_now():
@@ -148,4 +157,7 @@ def test_every_extracted_gloss_names_its_rule_and_is_taught_as_the_gate_decides(
     assert glosses and all(g.rule.split(":")[0] in {"k", "ku", "p", "u"} for g in glosses)
     assert all(g.rule.split(":")[1] == g.formula and g.rule.rsplit(":", 1)[1] in sizes for g in glosses)
     assert {g.taught for g in glosses} == {True, False}
-    assert all(g.taught == gate.decide(g.rule, gate.evidence()) for g in glosses)
+    # a gloss that says who or which thing is meant is never taught (study/terms/referential.py)
+    assert all(
+        g.taught == (gate.decide(g.rule, gate.evidence()) and not referential(g.context, g.gloss)) for g in glosses
+    )

@@ -24,6 +24,7 @@ from dataclasses import replace
 from ..text.commentary import commentators
 from ..text.normalize import normalize
 from .glossrules import Context
+from .plainchain import chain_tails
 from .plaincheck import gloss_ok, head_ok
 from .plainedge import gu_yue, ji_tail, jie_weizhi, mao, spelt_in, wei_edge, zhiqi
 from .plainelide import doer_of_phrase, elided
@@ -76,8 +77,17 @@ QUOTE = re.compile(r"(记|传|诗|书|礼|经|注|疏|志|语|易|春秋)(曰|�
 
 
 def read_plain(text: str, ctx: Context) -> Iterator[Found]:
-    """Every gloss of one unpunctuated commentary segment."""
+    """Every gloss of one unpunctuated commentary segment: each clause read on its own, then the
+    short glosses run on at a clause's end between glosses of its neighbours (study/terms/plainchain.py)."""
     norm = normalize(text)
+    clauses: list[tuple[int, int, bool, str | None]] = []
+    found = list(_read_clauses(text, norm, ctx, clauses))
+    yield from found
+    yield from chain_tails(text, norm, clauses, found, ctx)
+
+
+def _read_clauses(text: str, norm: str, ctx: Context, read: list[tuple[int, int, bool, str | None]]) -> Iterator[Found]:
+    """The glosses of each clause; ``read`` collects the clauses read (not another book's words)."""
     quotes = [m.end() for m in QUOTE.finditer(norm)]
     voices = [m.end() for m in _speakers().finditer(norm)]
     for start, end, closed, named in _clauses(norm, ctx.intro):
@@ -85,6 +95,7 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
         quote = max((q for q in quotes if q <= start), default=-1)
         if quote >= 0 and not any(quote < v <= start for v in voices):
             continue  # 「戴氏記曰…嚌肺嘗禮也」: another book quoted, until a commentator speaks again
+        read.append((start, end, closed, speaker))
         yield from gu_yue(text, norm, start, end, speaker, ctx)  # 「再請之故曰固」
         yield from jie_weizhi(text, norm, start, end, speaker, ctx)  # 「米禾薪芻皆謂之積」
         yue = list(read_yue(norm, start, end, ctx))
