@@ -163,3 +163,16 @@ def test_a_teachers_gloss_quoting_the_excerpt_names_the_books_page_and_commentat
     for fs in cards.values():  # no card names the excerpt's place without a commentator
         for f in fs:
             assert "乡射礼 · " not in f["Source"] or f["Source"].endswith("曰"), f["Source"]
+
+
+def test_the_wine_vessel_is_not_hinted_on_setting_it_out_in_the_xiang_rites():
+    """鄉射禮's cloze read 「[酒器也]于賔席之東兩壺」: 尊 there is the verb, to set the jars out, as in
+    鄉飲酒禮's 尊兩壺于房户間 and 士冠禮's 尊于房户之間; 席于尊東 is the vessel."""
+    xiang = _terms("KR1d0044_004.txt")["尊"]
+    assert "酒器也" not in _at(xiang, "尊于賔席之東兩壺斯禁", 0, "鄉射禮")
+    assert "酒器也" in _at(xiang, "如賔禮席于尊東升不拜洗", 0, "鄉射禮")
+    yin = _terms("KR1d0044_003.txt")["尊"]
+    assert "酒器也" not in _at(yin, "尊兩壺于房户間斯禁", 0, "鄉飲酒禮")
+    guan = _terms("KR1d0044_001.txt")["尊"]
+    assert "酒器也" not in _at(guan, "側尊一甒醴在服北", 0, "士冠禮")
+    assert "酒器也" not in _at(guan, "若不醴則醮用酒尊于房户之間", 0, "士冠禮")
