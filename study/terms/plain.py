@@ -33,7 +33,7 @@ from .plainlist import jie_list
 from .plainqual import officer_kind, qualified, refers_to
 from .plaintool import tools
 from .plainwalk import _head_at, kind_of, walk
-from .plainyue import read_yue
+from .plainyue import crossed, read_yue
 
 
 def _speakers() -> re.Pattern[str]:
@@ -99,6 +99,8 @@ def _read_clauses(text: str, norm: str, ctx: Context, read: list[tuple[int, int,
         yield from gu_yue(text, norm, start, end, speaker, ctx)  # 「再請之故曰固」
         yield from jie_weizhi(text, norm, start, end, speaker, ctx)  # 「米禾薪芻皆謂之積」
         yue = list(read_yue(norm, start, end, ctx))
+        pair = list(crossed(norm, start, end, ctx))  # 「大問曰聘小聘曰問」
+        yue = sorted(set(yue) | set(pair)) if pair else yue
         for ys, ye, xs, xe, formula in yue:
             yield Found(text[xs:xe], text[ys:ye], formula.split("-")[0], ys, speaker, path=formula)
         if yue and yue[0][0] > start + 2 and norm[yue[0][0] - 1] == "者":

@@ -125,3 +125,23 @@ def _opens_word(tail: str, ctx: Context) -> bool:
         if len(tail) > size and tail[:size] in ctx.classical and head_ok(tail[:size]):
             return True
     return False
+
+
+# 「大問曰聘小聘曰問」: two Y曰X in a row whose definientia name each other's word, each with a
+# qualifier of its own (大 / 小).
+CROSSED = re.compile(r"(.)(..?)曰(..?)(.)\3曰\2")
+
+
+def crossed(norm: str, start: int, end: int, ctx: Context) -> Iterator[tuple[int, int, int, int, str]]:
+    """(y_start, y_end, x_start, x_end, formula) of both formulas of a crossed pair: each word is
+    glossed by the other qualified, so neither definiens is a word said (問) or a phrase of the
+    text quoted (the 記 of 聘禮 writes 小聘曰問 itself) — the pair says so of both."""
+    for m in CROSSED.finditer(norm, start, end):
+        one, other = m[3], m[2]
+        if m[1] == m[4] or not all(head_ok(w) and w in ctx.classical for w in (one, other)):
+            continue
+        if not gloss_ok(m[1] + other) or not gloss_ok(m[4] + one):
+            continue
+        second = m.start(4)
+        yield m.start(1), m.start(1) + 1 + len(other), m.start(3), m.start(3) + len(one), "yue-cross"
+        yield second, second + 1 + len(one), m.end() - len(other), m.end(), "yue-cross"
