@@ -35,3 +35,18 @@ def test_a_tail_without_a_gloss_of_a_neighbouring_word_is_not_read():
     # word standing near 肺 in its passage: what happens to the lung, not what it is
     assert ("肺", "染汚") not in rules_at("KR1d0044_003.txt", 116)
     assert not [g for g in book_glosses("KR1d0044_003.txt") if g.line == 116 and "chain-tail" in g.rule]
+
+
+def test_two_short_glosses_read_as_one_are_split_at_the_next_word_of_the_passage():
+    # 001:400 「湑清伊惟也」 on 「旨酒既湑…伊」 (the 湑 → 清伊惟); 007:186 「胾切肉鮨膾也」
+    found = rules_at("KR1d0044_001.txt", 400)
+    assert found.get(("湑", "清")) == found.get(("伊", "惟")) == "k:ye:chain-split:end:short"
+    assert ("湑", "清伊惟") not in found
+    found = rules_at("KR1d0044_007.txt", 186)
+    assert found.get(("胾", "切肉")) == found.get(("鮨", "膾")) == "k:ye:chain-split:end:short"
+
+
+def test_a_definiens_that_only_looks_like_two_is_not_split():
+    # 013:465 「袒為行變也」: 為 opens no gloss; 007:273 「西東西列東列也」: the first part repeats the word
+    assert ("行", "變") not in rules_at("KR1d0044_013.txt", 465)
+    assert not [r for r in rules_at("KR1d0044_007.txt", 273).values() if "chain-split" in r]

@@ -24,7 +24,7 @@ from dataclasses import replace
 from ..text.commentary import commentators
 from ..text.normalize import normalize
 from .glossrules import Context
-from .plainchain import chain_tails
+from .plainchain import chain_splits, chain_tails
 from .plaincheck import gloss_ok, head_ok
 from .plainedge import gu_yue, ji_tail, jie_weizhi, mao, spelt_in, wei_edge, zhiqi
 from .plainelide import doer_of_phrase, elided
@@ -81,7 +81,9 @@ def read_plain(text: str, ctx: Context) -> Iterator[Found]:
     short glosses run on at a clause's end between glosses of its neighbours (study/terms/plainchain.py)."""
     norm = normalize(text)
     clauses: list[tuple[int, int, bool, str | None]] = []
-    found = list(_read_clauses(text, norm, ctx, clauses))
+    read = list(_read_clauses(text, norm, ctx, clauses))
+    split = dict(chain_splits(text, norm, read, ctx))  # 「湑清伊惟也」: two glosses read as one
+    found = [g for f in read for g in split.get(f, [f])]
     yield from found
     yield from chain_tails(text, norm, clauses, found, ctx)
 

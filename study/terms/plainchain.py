@@ -110,3 +110,35 @@ def positions(word: str, passage: str) -> list[int]:
         out.append(at)
         at = passage.find(word, at + 1)
     return out
+
+
+def chain_splits(text: str, norm: str, found: list[Found], ctx: Context) -> Iterator[tuple[Found, list[Found]]]:
+    """Two short glosses read as one: 「湑清伊惟也」「胾切肉鮨膾也」 — a bare definiens closed by 也 that
+    holds, after one or two characters, the next word of the passage (one character, rare in the
+    rite's text, a few characters on from the headword) and one or two characters glossing it. Each
+    gloss found so is given with the two it splits into (path ``chain-split``)."""
+    for f in found:
+        if f.path != "walk-bare" or f.how != "end":
+            continue
+        term, gloss = normalize(f.term), normalize(f.gloss)
+        at = text.find(f.gloss, f.offset + len(f.term))
+        for i in (1, 2):
+            word, first, rest = gloss[i : i + 1], gloss[:i], gloss[i + 1 :]
+            if not word or not 1 <= len(rest) <= 2 or not (head_ok(word) and _rare(word, ctx)):
+                continue
+            if not (gloss_ok(first) and gloss_ok(rest)) or first[0] in GLOSS_BAD or set(first) & set(term):
+                continue  # 「袒為行變也」, 「西東西列東列也」
+            if gloss[i - 1 : i + 1] in ctx.rite_text or gloss[i : i + 2] in ctx.rite_text:
+                continue  # the character is part of a longer word
+            if at < 0 or not _near(term, word, ctx.classical):
+                continue
+            yield (
+                f,
+                [
+                    Found(f.term, text[at : at + i], f.formula, f.offset, f.speaker, "end", "chain-split"),
+                    Found(
+                        text[at + i], text[at + i + 1 : at + len(gloss)], "ye", at + i, f.speaker, "end", "chain-split"
+                    ),
+                ],
+            )
+            break
