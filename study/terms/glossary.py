@@ -203,6 +203,10 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
         if c and not frequency and all(g.formula == "curated" for g in glosses):
             continue  # a curated term that does not occur (where it applies) in these texts
         example = _example(norm, glosses, sentences)
+        if not any(g.formula != "curated" for g in glosses) and example is not None and example.at is not None:
+            # a term only the glossary gives is shown as the text writes it (豐, not the entry's 丰)
+            here = example.text[example.at : example.at + len(norm)]
+            headword = here if normalize(here) == norm else headword
         terms.append(
             Term(
                 term=headword,
