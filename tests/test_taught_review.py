@@ -84,7 +84,9 @@ def test_the_review_read_every_gloss_taught_before_it():
     # 羞 = 異味 (the noun, shown on the verbs 乃羞, 宰夫羞) — marked wrong and dropped at their lines.
     # Reading the built cards of 鄉射禮 and 燕禮 found seven more: 中 = 間 (004:319, right at 中等 only, shown on
     # 侯中), 祭 = 祭肺; 寢 = 路寢, 懸 = 鐘磬, 主人 = 宰夫, 坐祭 = 祭酒, 士 = 衆士 — marked wrong, dropped at their lines.
-    assert len(rows) == 666 and len(wrong) == 99
+    # 28 read since by the rules author, taught once gloss chains were read (chain-tail, chain-split,
+    # yue-cross): 2 wrong, 笫 = 簣邊 (012:38, cut long) and 樂 = 賓者 (017:50, what 樂人 are), dropped at their lines.
+    assert len(rows) == 694 and len(wrong) == 101
 
 
 def test_no_gloss_the_review_found_wrong_is_taught(taught):
