@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from study.build import load_document
+from study.decks.sources import Places
 from study.learn.grading import typed_matches
 from study.model import Gloss
 from study.terms.reading import ReadingTableError, parse_table, reading_in, readings_in, table
-from study.terms.senses import gloss_place, juan_of, masked_gloss
+from study.terms.senses import masked_gloss
 from study.text.normalize import normalize
 from study.yamlsrc import load_yaml
 from tests.conftest import DATA
@@ -317,5 +319,5 @@ def test_a_gloss_containing_its_headword_is_masked():
 
 def test_a_gloss_names_commentator_and_place_in_words():
     g = Gloss("女父", "蔡德晉", "士昏禮", "納采", "KR1d0044_002.txt", 23)
-    assert gloss_place(g) == "蔡德晉 · 卷二 士昏禮 · 納采 · 第23行"
-    assert juan_of("KR1d0044_014.txt") == "卷十四" and juan_of("000_5ea6.txt") is None
+    places = Places([load_document(DATA.parents[1] / "decks" / "texts" / "KR1d0044_002.txt")])
+    assert places.gloss_source(g) == "礼经本义 卷二 · 士昏禮 · 納采 · 頁1b第7行 · 蔡德晉曰"

@@ -13,12 +13,13 @@ from click.testing import CliRunner
 from study.build import Sources, default_glossary_path, load_document, plan_deck
 from study.cli import cli
 from study.decks.deckspec import load_deckspec
+from study.decks.sources import Places
 from study.learn.catalog import main_gloss
 from study.model import Gloss, Term
 from study.terms.curated import load_curated
 from study.terms.glossary import build_terms
 from study.terms.glosses import extract_glosses
-from study.terms.senses import accepted_terms, gloss_place, senses_at, terms_sharing_gloss
+from study.terms.senses import accepted_terms, senses_at, terms_sharing_gloss
 from study.text.normalize import normalize
 from tests.conftest import ROOT, XIANGSHE
 
@@ -26,18 +27,22 @@ BOOK = Path(__file__).resolve().parents[1] / "decks" / "texts"  # the project's 
 
 
 def test_a_gloss_names_its_juan_from_the_document_title_not_the_file_name():
-    glosses = extract_glosses(load_document(ROOT / "decks" / "texts" / XIANGSHE))
+    doc = load_document(ROOT / "decks" / "texts" / XIANGSHE)
+    glosses = extract_glosses(doc)
     first = next(g for g in glosses if g.rite == "乡射礼")
     last = next(g for g in reversed(glosses) if g.rite == "燕礼")
     assert first.juan == "卷四" and last.juan == "卷五"  # the seed's file name holds no 卷
-    assert gloss_place(first).startswith(f"{first.speaker} · 卷四 乡射礼 · ")
-    assert gloss_place(first).endswith(f"第{first.line}行")
+    source = Places([doc]).gloss_source(first)  # the excerpt has no printed pages: no 頁
+    assert source.startswith("礼经本义 卷四 · 乡射礼 · ") and source.endswith("曰") and "頁" not in source
 
 
 def test_every_gloss_of_the_book_gives_its_place_in_words():
-    glosses = extract_glosses(load_document(BOOK / "KR1d0044_007.txt"))
+    doc = load_document(BOOK / "KR1d0044_007.txt")
+    glosses = extract_glosses(doc)
     assert glosses and all(g.juan == "卷七" for g in glosses)
-    assert all(".txt" not in gloss_place(g) and g.speaker for g in glosses)
+    places = Places([doc])
+    assert all(g.speaker for g in glosses)
+    assert all(re.fullmatch(r"礼经本义 卷七 · .+ · 頁\d+[ab]第[1-8]行 · .+曰", places.gloss_source(g)) for g in glosses)
 
 
 def _term(word: str, *glosses: str) -> Term:

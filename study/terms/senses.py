@@ -1,13 +1,14 @@
-"""What a gloss may show: a prompt that does not give its answer away, and its place in words.
+"""What a gloss may show: a prompt that does not give its answer away.
 
 For the cards (study/decks/) and the quiz (study/learn/):
 
 - :func:`masked_gloss` — the gloss with its headword masked (「士即衆賔」 for 衆賔 → 「士即～」), or
   ``None`` when masking would leave nothing to ask (the gloss is the headword itself);
-- :func:`gloss_place` — 「蔡德晉 · 卷二 士昏禮 · 納采 · 第23行」: commentator, 卷, rite, stage, line
-  (the 卷 comes from the document's title, carried on the gloss as ``Gloss.juan``);
 - :func:`terms_sharing_gloss` / :func:`accepted_terms` — every headword that shares a gloss, so a
   gloss→term question accepts each of them (or is not asked).
+
+A gloss's place in words (卷, rite, stage, printed page and line, commentator) is said by
+study/decks/sources.py (``Places``), for the cards and the quiz alike.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from ..model import Gloss, Term
 from ..text.normalize import normalize, search_key
 
 MASK = "～"
-_NUMERALS = "〇一二三四五六七八九"
 
 
 def masked_gloss(term: str, gloss: str) -> str | None:
@@ -39,29 +39,6 @@ def masked_gloss(term: str, gloss: str) -> str | None:
             i += 1
     masked = "".join(out)
     return None if not masked.replace(MASK, "").strip() else masked
-
-
-def juan_of(file: str | None) -> str | None:
-    """卷 of a Kanripo file of the book (KR1d0044_002.txt → 卷二): only a fallback for a gloss
-    made without its document; extract_glosses sets ``Gloss.juan`` from the document's title."""
-    m = re.search(r"_(\d{3})\.txt$", file or "")
-    if not m or int(m[1]) == 0:
-        return None
-    n = int(m[1])
-    tens, units = divmod(n, 10)
-    words = ("十" if tens == 1 else (_NUMERALS[tens] + "十" if tens else "")) + (_NUMERALS[units] if units else "")
-    return f"卷{words}"
-
-
-def gloss_place(g: Gloss) -> str:
-    """Who said it and where, in words a student reads (never a file name)."""
-    parts = [g.speaker or "蔡德晉"]
-    if g.line is None:
-        return parts[0]
-    where = " ".join(x for x in (g.juan or juan_of(g.file), g.rite) if x)
-    parts += [x for x in (where, g.stage) if x]
-    parts.append(f"第{g.line}行")
-    return " · ".join(parts)
 
 
 def gloss_key(gloss: str) -> str:
