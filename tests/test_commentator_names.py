@@ -171,4 +171,7 @@ def test_the_quiz_page_shows_the_usual_name_beside_the_written_one(book_server, 
     assert "注家：敖君善（敖繼公）" in shown_words and "衣服" in shown_words
     # and where it is said: 卷, rite, stage, the printed page and line (012:132, 《四庫全書》 page 7 verso, column 8)
     assert "礼经本义 卷十二 · 士喪禮上 · 君使人襚 · 頁7b第8行" in shown_words
+    # the example too says where it stands in the printed book, not the text file's line
+    example = next(t for t in page.locator(".teaching .label").all_inner_texts() if t.startswith("例句"))
+    assert re.search(r"出处：礼经本义 卷十二 · 士喪禮上 · 君使人襚 · 頁\d+[ab]第[1-8]行", example), example
     assert page.problems == []

@@ -71,3 +71,14 @@ def test_every_term_card_of_a_commentary_gloss_names_its_printed_page_and_line()
     assert len(cards) > 50
     for n in cards:
         assert re.search(r" · 頁\d+[ab]第[1-8]行 · [^·]+曰$", n.field("Source")), (n.identity, n.field("Source"))
+
+
+def test_the_quiz_says_where_an_example_and_a_passage_stand_in_the_printed_book(catalog):
+    examples = [teaching(i, catalog)["example"] for i in catalog.items if i.id.endswith(":t2g")]
+    examples = [e for e in examples if e is not None]
+    assert len(examples) > 100
+    assert all(PLACE.match(e["place"] or "") for e in examples), [
+        e for e in examples if not PLACE.match(e["place"] or "")
+    ][:3]
+    passages = [teaching(i, catalog) for i in catalog.items if i.passage is not None]
+    assert passages and all(PLACE.match(p["place"] or "") for p in passages if p["line"] is not None)

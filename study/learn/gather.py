@@ -235,7 +235,7 @@ def build_catalog(
     catalog = Catalog(items, {i.id: i for i in items}, dict(terms_by_rite), rites, infos, frozenset(excerpts))
     places = Places(documents)
     catalog.cited.update(_cited(places, (t for ts in terms_by_rite.values() for t in ts)))
-    catalog.places.update(_places(places, (t for ts in terms_by_rite.values() for t in ts)))
+    catalog.places.update(_places(places, (t for ts in terms_by_rite.values() for t in ts), items))
     catalog.openings = frozenset(
         (doc.file, n)
         for doc in documents
@@ -260,11 +260,15 @@ def _cited(places: Places, terms: Iterable[Term]) -> dict[tuple[str, str], tuple
     return out
 
 
-def _places(places: Places, terms: Iterable[Term]) -> dict[tuple[str, int], str]:
-    """The place in words (卷, rite, stage, printed page and line) of each commentary gloss's line."""
-    out: dict[tuple[str, int], str] = {}
+def _places(places: Places, terms: Iterable[Term], items: Iterable[QuizItem]) -> dict[tuple[str, int], str]:
+    """The place in words (卷, rite, stage, printed page and line) of each line the quiz cites: a
+    commentary gloss's, a term's example's, a passage's first line."""
+    lines: set[tuple[str, int]] = set()
     for term in terms:
-        for g in term.glosses:
-            if g.file and g.line is not None and (g.file, g.line) not in out:
-                out[(g.file, g.line)] = places.words(g.file, g.line) or ""
-    return out
+        lines.update((g.file, g.line) for g in term.glosses if g.file and g.line is not None)
+        if term.example is not None:
+            lines.add((term.example.file, term.example.line))
+    for item in items:
+        if item.passage is not None and item.passage.passage.lines:
+            lines.add((item.passage.file, item.passage.passage.lines[0]))
+    return {(file, line): places.words(file, line) or "" for file, line in lines}

@@ -84,6 +84,7 @@ def teaching(item: QuizItem, catalog: Catalog) -> dict[str, object]:
             "rite": item.rite,
             "stage": _stage(catalog, p.stage.id),
             "line": p.passage.lines[0] if p.passage.lines else None,
+            "place": catalog.places.get((p.file, p.passage.lines[0])) or None if p.passage.lines else None,
         }
     if item.family == Family.VOCAB:
         term = item.term
@@ -98,6 +99,7 @@ def teaching(item: QuizItem, catalog: Catalog) -> dict[str, object]:
                 "rite": ex.rite,
                 "stage": _stage(catalog, ex.stage_id),
                 "line": ex.line,
+                "place": catalog.places.get((ex.file, ex.line)) or None,
             }
         return {
             "term": term.term,

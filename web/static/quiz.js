@@ -109,6 +109,14 @@
     return stage.rite + " · " + stage.name + (stage.modern ? "（" + S.modern_name + "：" + stage.modern + "）" : "");
   }
 
+  // where a passage or an example stands: the place in words (卷, rite, stage, printed page and
+  // line) with the stage's modern name; else the stage and the text's line
+  function whereSaid(d) {
+    const modern = d.stage && d.stage.modern ? "（" + S.modern_name + "：" + d.stage.modern + "）" : "";
+    if (d.place) return d.place + modern;
+    return (d.stage ? stageName(d.stage) : d.rite) + (d.line ? "，" + S.line_no.replace("{line}", d.line) : "");
+  }
+
   function teaching(data) {
     const box = el("div", { class: "teaching" });
     if (data.passage !== undefined) {
@@ -118,7 +126,7 @@
         if (data.reading) head.appendChild(el("span", { class: "reading" }, data.reading));
         box.appendChild(head);
       }
-      box.appendChild(el("p", { class: "label" }, S.source + "：" + (data.stage ? stageName(data.stage) : data.rite) + (data.line ? "，" + S.line_no.replace("{line}", data.line) : "")));
+      box.appendChild(el("p", { class: "label" }, S.source + "：" + whereSaid(data)));
       box.appendChild(marked(data.passage, data.highlight));
       if (data.translation) box.appendChild(el("p", { class: "translation" }, S.translation + "：" + data.translation));
     } else if (data.term !== undefined) {
@@ -137,7 +145,7 @@
       });
       box.appendChild(list);
       if (data.example) {
-        box.appendChild(el("p", { class: "label" }, S.example + "（" + S.source + "：" + (data.example.stage ? stageName(data.example.stage) : data.example.rite) + "，" + S.line_no.replace("{line}", data.example.line) + "）"));
+        box.appendChild(el("p", { class: "label" }, S.example + "（" + S.source + "：" + whereSaid(data.example) + "）"));
         box.appendChild(marked(data.example.text, data.example.highlight));
       }
     } else {
