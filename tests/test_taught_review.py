@@ -86,9 +86,10 @@ def test_the_review_read_every_gloss_taught_before_it():
     # 侯中), 祭 = 祭肺; 寢 = 路寢, 懸 = 鐘磬, 主人 = 宰夫, 坐祭 = 祭酒, 士 = 衆士 — marked wrong, dropped at their lines.
     # 28 read since by the rules author, taught once gloss chains were read (chain-tail, chain-split,
     # yue-cross): 2 wrong, 笫 = 簣邊 (012:38, cut long) and 樂 = 賓者 (017:50, what 樂人 are), dropped at their lines.
+    # A second reader of those 28 found one more wrong: 撫 = 摩之 (010:107), the tail of 撫 = 以手撫摩之, dropped at its line.
     # Reading the built cards of 士喪禮下 found four more: 乗 = 四矢 (013:276, right at 翭矢一乗 only, shown on
     # 乗車), 幣 = 𤣥纁, 棧 = 柩車 (which silks, which cart), 陳 = 所陳 — marked wrong, dropped at their lines.
-    assert len(rows) == 694 and len(wrong) == 105
+    assert len(rows) == 694 and len(wrong) == 106
 
 
 def test_no_gloss_the_review_found_wrong_is_taught(taught):
