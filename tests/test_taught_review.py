@@ -91,7 +91,9 @@ def test_the_review_read_every_gloss_taught_before_it():
     # 乗車), 幣 = 𤣥纁, 棧 = 柩車 (which silks, which cart) — marked wrong, dropped at their lines (陳 = 所陳,
     # marked wrong with them, was read again right: the display of 坐奠于陳).
     # Reading the term cards of 喪服 found one more: 裳 = 下 (011:15), a fragment of 上曰衰下曰裳 — dropped at its line.
-    assert len(rows) == 694 and len(wrong) == 106
+    # Reading the built cards of 公食大夫禮 and 覲禮 found five more: 大夫 = 上擯, 公辭 = 辭降, 賓入門 = 復入, 逆 = 先出
+    # (cut from 近門者先出曰逆) (007); 執玉 = 執璧 (010) — marked wrong, dropped at their lines.
+    assert len(rows) == 694 and len(wrong) == 111
 
 
 def test_no_gloss_the_review_found_wrong_is_taught(taught):
