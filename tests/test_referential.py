@@ -4,12 +4,15 @@ nearest shape that stays."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
 
-from study.build import Sources, plan_deck
+from study.build import Sources, load_document, plan_deck
 from study.decks.deckspec import load_deckspec
+from study.terms.glosses import extract_glosses
 from study.terms.referential import referential
-from tests.conftest import ROOT, book_glosses
+from tests.conftest import ROOT, TEXTS, book_glosses
 
 
 def _gloss(file: str, line: int, term: str, gloss: str):
@@ -35,6 +38,80 @@ def test_a_gloss_saying_who_or_which_is_meant_is_not_taught(file, line, term, gl
     assert not _gloss(file, line, term, gloss).taught
 
 
+@cache
+def _reviewed(file: str):
+    """What the book teaches of one file: the extractor, its gate and the hand review."""
+    return tuple(extract_glosses(load_document(TEXTS / file)))
+
+
+def _taught(file: str, line: int, term: str, gloss: str) -> bool:
+    found = [g for g in _reviewed(file) if g.line == line and g.context == term and g.gloss == gloss]
+    assert found, f"{file}:{line} {term} = {gloss} is no longer read"
+    return found[0].taught
+
+
+# Each read right of its passage by the hand review (taught before the check): the check withholds it.
+@pytest.mark.parametrize(
+    ("file", "line", "term", "gloss", "shape"),
+    [
+        # a name left unsaid, a pointer, a return to what was done, glossed by what it stands for
+        ("KR1d0044_002.txt", 67, "某", "使者名", "pointer"),  # whose name: the envoy's
+        ("KR1d0044_002.txt", 242, "命某", "命壻父", "pointer"),  # who 某 is: the groom's father
+        ("KR1d0044_015.txt", 35, "某子", "祖諡", "pointer"),  # the ancestor's posthumous name
+        ("KR1d0044_009.txt", 855, "其他", "禮所降", "pointer"),  # what 'the others' are here
+        ("KR1d0044_012.txt", 528, "初儀", "初死時庶兄弟襚朋友襚之禮", "pointer"),  # which rite 如初儀 repeats
+        ("KR1d0044_003.txt", 289, "初位", "堂下之位", "pointer"),  # which place 'the first place' was
+        # a set of the passage, which of each part, which ones of a number
+        ("KR1d0044_013.txt", 248, "器", "自苞而下者", "pointer"),  # the implements from the 苞 on
+        ("KR1d0044_014.txt", 237, "魚腊", "一魚及腊之骼", "pointer"),  # which fish, which piece of the 腊
+        ("KR1d0044_016.txt", 440, "一匕", "羊匕", "pointer"),  # which ladle: the mutton's
+        ("KR1d0044_013.txt", 398, "鼎五", "羊豕魚腊鮮獸各一鼎", "pointer"),  # which five tripods
+        # an owner, a time or an occasion before the meaning
+        ("KR1d0044_001.txt", 37, "席", "筮者之筵", "specifier"),  # the diviner's mat (筵 is a mat)
+        ("KR1d0044_009.txt", 347, "門外", "廟門之外", "specifier"),  # which gate: the temple's
+        ("KR1d0044_004.txt", 491, "堂東", "堂下之東", "specifier"),  # east of the hall, below it
+        ("KR1d0044_016.txt", 747, "羊骼", "羊左骼", "specifier"),  # which thigh bone: the left
+        ("KR1d0044_001.txt", 434, "殺", "醮而殺牲", "specifier"),  # the occasion, then the act
+        ("KR1d0044_005.txt", 468, "卒", "酬士畢", "specifier"),  # what is finished here
+        ("KR1d0044_005.txt", 21, "寢", "路寢", "specifier"),  # which chamber: the main one
+        ("KR1d0044_011.txt", 1005, "孫", "女孫", "specifier"),  # which grandchild
+        ("KR1d0044_016.txt", 543, "肺", "羊祭肺", "specifier"),  # which lung: the mutton's offering lung
+        # whose officer; persons the lexicon now lists (壻, 遵, 太史)
+        ("KR1d0044_009.txt", 171, "有司", "賓介之執事者", "person"),  # the guest's and attendants' officers
+        ("KR1d0044_001.txt", 108, "擯者", "主人之相禮者", "person"),  # the host's usher
+        ("KR1d0044_002.txt", 217, "賔", "壻", "person"),  # the guest of 親迎 is the groom
+        ("KR1d0044_003.txt", 361, "大夫", "遵", "person"),  # which 大夫 come
+        ("KR1d0044_006.txt", 419, "釋獲者", "太史", "person"),  # who keeps the tally in 大射
+    ],
+)
+def test_a_gloss_read_right_of_its_passage_is_withheld_when_it_says_who_or_which(file, line, term, gloss, shape):
+    assert referential(term, gloss) == shape
+    assert not _taught(file, line, term, gloss)
+
+
+# The nearest shapes that are meanings: taught, as the hand review or the gate read them.
+@pytest.mark.parametrize(
+    ("file", "line", "term", "gloss"),
+    [
+        ("KR1d0044_002.txt", 46, "宗子", "大宗子"),  # the great line's heir: 大 goes with 宗
+        ("KR1d0044_012.txt", 242, "塊", "上塊"),  # the book's 上 for 土: 土塊, a clod
+        ("KR1d0044_013.txt", 18, "兆", "所營之墓域"),  # the plot laid out for the grave: no one's
+        ("KR1d0044_012.txt", 17, "斂衾", "擬制大斂所用之衾"),  # the coverlet used at the great dressing
+        ("KR1d0044_012.txt", 387, "功布", "小功之布"),  # cloth of the 小功 grade: 小 makes a word
+        ("KR1d0044_003.txt", 353, "階間", "兩階之間"),  # between the two stairs: a number
+        ("KR1d0044_005.txt", 342, "升歌", "升堂而歌"),  # go up and sing: the word spelt out
+        ("KR1d0044_001.txt", 365, "醮", "酌而無酬酢"),  # a definition with 而, not holding its word
+        ("KR1d0044_009.txt", 228, "宰夫", "士之主膳羞者"),  # a 士 in charge of food: his class, no owner
+        ("KR1d0044_002.txt", 58, "問名", "問女之名"),  # asking the girl's name: the rite spelt out
+        ("KR1d0044_016.txt", 738, "三拜", "旅拜"),  # a kind of bow, not which ones
+        ("KR1d0044_006.txt", 50, "南陳", "自北而南"),  # a direction, not a set of the passage
+    ],
+)
+def test_a_meaning_of_the_nearest_shape_stays_taught(file, line, term, gloss):
+    assert referential(term, gloss) is None
+    assert _taught(file, line, term, gloss)
+
+
 @pytest.mark.parametrize(
     ("file", "line", "term", "gloss"),
     [
@@ -55,7 +132,10 @@ def test_a_real_definition_of_the_nearest_shape_stays_taught(file, line, term, g
         ("小臣正", "小臣之長"),  # spelt out: 正 is 長, the word itself is not inside its gloss
         ("匕", "所以出飯"),  # the instrument formula 所以V, not a thing someone did something to
         ("庶羞", "饔人所修胾醢之類"),  # a kind (之類), not one thing
-        ("有司", "賓介之執事者"),  # an office said by what it does
+        ("宰", "膳宰掌治官饌者"),  # an office said by what it does
+        ("其", "彼"),  # a pronoun glossed by a pronoun
+        ("他邦之人", "鄰國之臣"),  # 他 'other', not 其他 pointing back
+        ("初", "始"),  # 初 alone: 'at first'
         ("塊", "土塊"),  # what the thing is made of
     ],
 )
