@@ -222,7 +222,7 @@ class Gloss:
     gloss: str
     speaker: str | None = None  # the commentator, or the reference work of a curated gloss
     rite: str | None = None
-    stage: str | None = None  # stage name (None for the unnamed last stage or curated glosses)
+    stage: str | None = None  # stage name (None: the unnamed last stage, the note opening a rite, curated)
     file: str | None = None
     line: int | None = None  # None for curated glosses
     formula: str = field(default="curated", compare=False)
