@@ -82,3 +82,13 @@ def test_the_quiz_says_where_an_example_and_a_passage_stand_in_the_printed_book(
     ][:3]
     passages = [teaching(i, catalog) for i in catalog.items if i.passage is not None]
     assert passages and all(PLACE.match(p["place"] or "") for p in passages if p["line"] is not None)
+
+
+def test_a_gloss_of_the_note_opening_a_rite_names_no_stage():
+    """士虞禮's opening note (014:13, 「鄭康成曰虞安也」) stands before the rite's first stage: its gloss
+    names the rite and no stage, in `study terms --json` too; the card says 卷十四 · 士虞禮 · 頁1a第6行."""
+    from study.terms.glosses import extract_glosses
+
+    doc = load_document(TEXTS / "KR1d0044_014.txt")
+    yu = next(g for g in extract_glosses(doc) if g.line == 13 and g.context == "虞")
+    assert yu.gloss == "安" and yu.rite == "士虞禮" and yu.stage is None and yu.to_dict()["stage"] is None
