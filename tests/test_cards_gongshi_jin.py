@@ -113,3 +113,22 @@ def test_the_two_rites_show_no_card_of_the_cup_basket_or_the_bared_left_arm(note
     for stem, term in (("07-gongshidafuli", "篚"), ("10-jinli", "袒")):
         terms = {normalize(dict(n.fields).get("Term", "")) for n in notes[stem]}
         assert normalize(term) not in terms, (stem, term)
+
+
+def _spells(answer: str, clue: str) -> bool:
+    rest = iter(clue)
+    return all(ch in rest for ch in answer)
+
+
+def test_no_reverse_card_spells_its_answer_out_on_its_front(notes):
+    """覲禮's 义→词 card 「衣衮而冠冕 何词？」 asked 衮冕, every character of it on the front (燕禮 升堂而歌 →
+    升歌, 士昏禮 問女之名 → 問名 likewise): such a card is not made; its 词→义 card stays."""
+    jin = [n for n in notes["10-jinli"] if n.model.startswith("term") and normalize("衮冕") in n.identity]
+    assert [n.model for n in jin] == ["term"], [n.plain for n in jin]
+    whole = plan_deck(load_deckspec(ROOT / "decks" / "all.yaml"), Sources())
+    reverse = [n for n in whole if n.model == "term_reverse"]
+    assert len(reverse) > 1000
+    for n in reverse:
+        clues = [normalize(c) for c in n.plain[0].split("；")]
+        spelt = [a for a in n.plain[1].split("、") if len(a) > 1 and any(_spells(normalize(a), c) for c in clues)]
+        assert not spelt, n.plain

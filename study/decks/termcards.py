@@ -7,6 +7,8 @@
 - The 义→词 card shows the sense's glosses with every right answer masked; where another term of
   the rite shares a gloss (寻 and 仞 八尺), its back names every term the question accepts
   (``Sense``: 亦可答：仞). Of two such cards that would look the same, only the first is made.
+- No 义→词 card is made whose clue holds an answer, or spells it out with other characters
+  between (衣衮而冠冕 → 衮冕): it could be read off its front.
 """
 
 from __future__ import annotations
@@ -92,6 +94,18 @@ def _clue_items(glosses: Sequence[Gloss], places: Places, answers: Sequence[str]
         html.append(span("gloss", shown) + span("who", mask("、".join(who), answers)))
         text.append(shown)
     return html, text
+
+
+def _spelt(answers: Sequence[str], clues: Sequence[str]) -> bool:
+    """Whether a clue holds every character of an answer of two or more, in its order, other
+    characters between (升堂而歌 → 升歌, 西階下之東 → 西階東): the 义→词 card could be read off its
+    front."""
+
+    def spells(answer: str, clue: str) -> bool:
+        rest = iter(clue)
+        return all(ch in rest for ch in answer)
+
+    return any(len(a) > 1 and spells(a, normalize(c)) for a in map(normalize, answers) for c in clues)
 
 
 @dataclass
@@ -244,8 +258,8 @@ def _sense_notes(selection, choice, places, rt: RiteTerms, sense: Sense, senses,
     answers = rt.answers(t, sense)
     clues, clue_text = _clue_items(sense.glosses, places, answers)
     shown = " ".join(clue_text)
-    if not clues or any(normalize(a) in normalize(shown) for a in answers):
-        return out
+    if not clues or any(normalize(a) in normalize(shown) for a in answers) or _spelt(answers, clue_text):
+        return out  # a clue that holds an answer, or spells it out (衣衮而冠冕 → 衮冕), asks nothing
     if not custom and not rt.host(t, sense, places):
         return out  # another term's card asks the same and accepts this one
     also = [a for a in answers if normalize(a) != t.normalized]
