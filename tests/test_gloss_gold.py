@@ -52,8 +52,10 @@ TARGET_PRECISION = 0.95
 # Since the referential check (study/terms/referential.py): dev 0.979 / 0.537 (283/289), held out
 # 0.969 / 0.288 (62/64); with the gloss-chain rules dev 0.980 / 0.546 (288/294), held out 0.955 / 0.298 (64/67);
 # with its placeholder, owner and pointer shapes (某 = 使者名, 有司 = 賓介之執事者, 户西 = 室户之西: the gold
-# counts them right) dev 0.979 / 0.539 (284/290), held out 0.955 / 0.293 (63/66).
-SHIPPED_DEV_PRECISION, SHIPPED_DEV_RECALL = 0.975, 0.535
+# counts them right) dev 0.979 / 0.539 (284/290), held out 0.955 / 0.293 (63/66); with its ``which`` shapes
+# (厥明 = 死之明日, 筵末 = 席之西端, 致命 = 致其君聘問之命: the third reading's hand drops, the gold counts
+# them right) dev 0.982 / 0.522 (275/280), held out unchanged.
+SHIPPED_DEV_PRECISION, SHIPPED_DEV_RECALL = 0.975, 0.52
 SHIPPED_HELDOUT_PRECISION, SHIPPED_HELDOUT_RECALL = 0.95, 0.29
 
 

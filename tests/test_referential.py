@@ -112,6 +112,41 @@ def test_a_meaning_of_the_nearest_shape_stays_taught(file, line, term, gloss):
     assert _taught(file, line, term, gloss)
 
 
+# The third reading's hand drops in shapes the check now reads: which side, day, things or errand.
+@pytest.mark.parametrize(
+    ("file", "line", "term", "gloss"),
+    [
+        ("KR1d0044_001.txt", 282, "筵末", "席之西端"),  # which end of the mat: the west
+        ("KR1d0044_004.txt", 291, "還", "右轉而南向"),  # which way he turns here
+        ("KR1d0044_012.txt", 378, "厥明", "死之明日"),  # which morning: the day after the death
+        ("KR1d0044_002.txt", 171, "期", "娶妻之日"),  # which date: the wedding's
+        ("KR1d0044_004.txt", 514, "卒射", "衆耦俱射畢"),  # whose shooting is finished
+        ("KR1d0044_002.txt", 408, "卒食", "三飯畢"),  # finished eating: after three mouthfuls
+        ("KR1d0044_009.txt", 509, "六鉶", "牛羊豕羹各二"),  # which six broth pots
+        ("KR1d0044_006.txt", 240, "工六人", "太師少師與上工四人"),  # who the six musicians are
+        ("KR1d0044_009.txt", 283, "致命", "致其君聘問之命"),  # whose command, for what errand
+        ("KR1d0044_009.txt", 24, "無事", "無盟㑹之事"),  # which business there is none of
+    ],
+)
+def test_a_side_day_count_or_errand_the_passage_means_is_withheld(file, line, term, gloss):
+    assert referential(term, gloss) == "which"
+    assert not _taught(file, line, term, gloss)
+
+
+# The nearest shapes of those that are meanings, read right by the third reading and the samples.
+@pytest.mark.parametrize(
+    ("file", "line", "term", "gloss"),
+    [
+        ("KR1d0044_006.txt", 159, "左房", "東房"),  # the east room: the name of the room, not which end
+        ("KR1d0044_013.txt", 73, "來日", "将來之日"),  # the coming day: the word spelt out
+        ("KR1d0044_016.txt", 175, "卒脀", "升俎畢"),  # finished setting the meat on the stands: what 脀 is
+    ],
+)
+def test_a_fixed_side_a_spelt_out_day_or_a_finished_act_stays_taught(file, line, term, gloss):
+    assert referential(term, gloss) is None
+    assert _taught(file, line, term, gloss)
+
+
 @pytest.mark.parametrize(
     ("file", "line", "term", "gloss"),
     [
@@ -137,6 +172,9 @@ def test_a_real_definition_of_the_nearest_shape_stays_taught(file, line, term, g
         ("他邦之人", "鄰國之臣"),  # 他 'other', not 其他 pointing back
         ("初", "始"),  # 初 alone: 'at first'
         ("塊", "土塊"),  # what the thing is made of
+        ("薦右", "薦西"),  # the west of the dishes: a side named, not which end
+        ("疏匕", "疏刻文飾之匕"),  # a carved ladle: the word spelt out, not whose
+        ("三拜", "旅拜"),  # a number with no things counted
     ],
 )
 def test_spelt_out_words_kinds_and_offices_are_not_read_as_referential(term, gloss):

@@ -33,6 +33,12 @@ Decided from the headword and the definiens alone, in four shapes:
   初死時…之禮, 初位 = 堂下之位), but not by another pronoun (其 = 彼) nor 初 of a time (初昏); a set
   of the passage (器 = 自苞而下者); which of each part (魚腊 = 一魚及腊之骼); which ones of a number
   (一匕 = 羊匕, 鼎五 = 羊豕魚腊鮮獸各一鼎), not a kind (三拜 = 旅拜).
+- ``which`` (shapes the third reading dropped by hand): a side relative to the one facing fixed by
+  a compass side (筵末 = 席之西端, 還 = 右轉而南向; not 左房 = 東房, the name of the room); a time
+  word by the occasion whose day it is (厥明 = 死之明日, 期 = 娶妻之日; not 來日 = 將來之日); 卒 + a
+  noun by whose or how many were finished (卒射 = 衆耦俱射畢, 卒食 = 三飯畢; not 卒脀 = 升俎畢); a
+  number by the things counted (六鉶 = 牛羊豕羹各二); a command, business or gift by whose or which
+  it is (致命 = 致其君聘問之命, 無事 = 無盟㑹之事; not 問名 = 問女之名, a step spelt out).
 """
 
 from __future__ import annotations
@@ -213,6 +219,40 @@ def _pointer(t: str, g: str) -> bool:
     return False
 
 
+# A side relative to the one facing (末, 端, 左, 右, 還 'turn') and the compass sides that fix it.
+_RELATIVE_SIDES = set(normalize("末端左右"))
+_COMPASS = set(normalize("東西南北"))
+_ENDS = set(normalize("末端左右頭"))
+_TURN = normalize("還")
+# A time word's day after the occasion it follows (死之明日, 娶妻之日).
+_DAY = re.compile(normalize(r"^(.+)之(明日|日)"))
+_ITEMS = re.compile(normalize("各[一二三四五六七八九十两]"))
+_LISTED = re.compile(normalize("[及與暨]"))
+_CLAUSE = re.compile("[，。、；,;]")
+_ORDERED = set(normalize("命事賜"))  # whose command, which business, whose gift
+
+
+def _which(t: str, g: str) -> bool:
+    """Which side, day, things or errand the passage means (the third reading's shapes)."""
+    if (set(t) & _RELATIVE_SIDES or t == _TURN) and not set(t) & _COMPASS and set(g) & _COMPASS and set(g) & _ENDS:
+        return True  # 筵末 = 席之西端, 還 = 右轉而南向: which end, which way (not 左房 = 東房, a name)
+    day = _DAY.match(g)
+    if day and (day[2] == normalize("明日") or (g.endswith(normalize("之日")) and not set(day[1]) & set(t))):
+        return True  # 厥明 = 死之明日, 期 = 娶妻之日: which day (not 來日 = 將來之日)
+    if len(t) >= 2 and t[0] == normalize("卒") and g[-1] in _DONE and len(g) >= 3:
+        body = g[:-1]  # 卒射 = 衆耦俱射畢, 卒食 = 三飯畢: whose, how many (not 卒脀 = 升俎畢)
+        return (body.endswith(t[1:]) and len(body) > len(t) - 1) or body[0] in _NUMERALS
+    listed = (
+        _LISTED.search(g) and not _CLAUSE.search(g) and set(g) & _NUMERALS
+    )  # not a sentence (三耦 = 大夫、士三耦，…)
+    if set(t) & _NUMERALS and (_ITEMS.search(g) or listed):
+        return True  # 六鉶 = 牛羊豕羹各二, 工六人 = 太師少師與上工四人: the things counted
+    if len(t) >= 2 and g.endswith("之" + t[-1]):
+        head = g[:-2]  # 致命 = 致其君聘問之命: whose command (not 問名 = 問女之名, 疏匕 = 疏刻文飾之匕)
+        return t[-1] in _ORDERED and head.startswith(t[:-1]) and len(head) - len(t) >= 1
+    return False
+
+
 def _relative(t: str, g: str) -> bool:
     m = _RELATIVE.match(g)
     if not m or len(t) != 1 or set(m[2]) & _KINDS or g.endswith("者") or g.startswith(t):
@@ -221,7 +261,7 @@ def _relative(t: str, g: str) -> bool:
 
 
 def referential(term: str, gloss: str) -> str | None:
-    """The shape (``person``, ``specifier``, ``relative``) in which ``gloss`` says who or which
+    """The shape (``person``, ``specifier``, ``relative``, ``pointer``, ``which``) in which ``gloss`` says who or which
     thing ``term`` points at in its passage, or None when it may say what the word means."""
     t, g = normalize(term), normalize(gloss)
     g = _MISWRITTEN.get(g, g)
@@ -235,4 +275,6 @@ def referential(term: str, gloss: str) -> str | None:
         return "relative"
     if _pointer(t, g):
         return "pointer"
+    if _which(t, g):
+        return "which"
     return None
