@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import threading
 import time
@@ -14,9 +15,10 @@ import pytest
 import yaml
 from hypothesis import settings
 
-from study.build import Corpus, load_corpus, load_document
-from study.model import Document, Gloss
+from study.build import Corpus, load_corpus, load_document, load_terms
+from study.model import Document, Gloss, Term
 from study.terms.glosses import extract_glosses
+from study.text.normalize import normalize
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTS = ROOT / "decks" / "texts"
@@ -40,6 +42,30 @@ def book_glosses(file: str) -> tuple[Gloss, ...]:
 def rules_at(file: str, line: int) -> dict[tuple[str, str], str]:
     """(term, gloss) → rule of the glosses read at one line of the book."""
     return {(g.context, g.gloss): g.rule for g in book_glosses(file) if g.line == line}
+
+
+_CLOZE = re.compile(r"\{\{c\d+::(.*?)(?:::(.*?))?\}\}")
+
+
+def book_terms(file: str, glossary: Path | None = None) -> dict[str, Term]:
+    """The terms of one file of the book by normalised headword, withheld glosses too, with the
+    project's curated glossary (or ``glossary``: a bare one shows what the commentary says)."""
+    doc = load_document(TEXTS / file)
+    return {t.normalized: t for t in load_terms([doc], glossary, withheld=True)}
+
+
+def shown_glosses(notes) -> set[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    """(term, gloss), normalised, on the term cards and as cloze hints of planned notes."""
+    out = set()
+    for n in notes:
+        f = dict(n.fields)
+        if "Term" in f:
+            plain = re.sub(r"<[^>]+>", "|", f["Glosses"])
+            out |= {(normalize(f["Term"]), normalize(p)) for p in plain.split("|") if p}
+        for answer, hint in _CLOZE.findall(f.get("Text", "")):
+            if hint:
+                out.add((normalize(re.sub(r"<[^>]+>", "", answer)), normalize(hint)))
+    return out
 
 
 def ranges(items: list[int | str]) -> set[int]:

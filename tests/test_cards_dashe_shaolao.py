@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from study.build import Sources, load_document, load_terms, plan_deck
+from study.build import Sources, plan_deck
 from study.decks.deckspec import load_deckspec
 from study.terms.senses import senses_at
 from study.text.normalize import normalize
+from tests.conftest import book_terms, shown_glosses
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "decks" / "texts"
-_CLOZE = re.compile(r"\{\{c\d+::(.*?)(?:::(.*?))?\}\}")
 
 DROPPED = [  # (file, line, term, gloss): which one is meant (or a fragment), not what the word means
     ("KR1d0044_006.txt", 23, "宰", "膳宰掌治官饌者"),
@@ -63,38 +63,18 @@ def notes():
     }
 
 
-def _terms(file: str, glossary: Path | None = None):
-    doc = load_document(BOOK / file)
-    got = load_terms([doc], glossary, withheld=True) if glossary else load_terms([doc], withheld=True)
-    return {t.normalized: t for t in got}
-
-
 @pytest.mark.parametrize(("file", "line", "term", "gloss"), DROPPED)
 def test_a_gloss_saying_which_one_is_meant_is_dropped_at_its_line(file, line, term, gloss, tmp_path):
     bare = tmp_path / "glossary.yaml"
     bare.write_text("version: 1\n", "utf-8")
-    said = _terms(file, bare)[normalize(term)]
+    said = book_terms(file, bare)[normalize(term)]
     assert (gloss, line) in {(g.gloss, g.line) for g in said.glosses}  # the commentary says it there
-    t = _terms(file).get(normalize(term))
+    t = book_terms(file).get(normalize(term))
     assert t is None or (gloss, line) not in {(g.gloss, g.line) for g in t.glosses}
 
 
-def _shown(notes) -> set[tuple[str, str]]:
-    """(term, gloss) on the term cards and as cloze hints of a deck."""
-    out = set()
-    for n in notes:
-        f = dict(n.fields)
-        if "Term" in f:
-            plain = re.sub(r"<[^>]+>", "|", f["Glosses"])
-            out |= {(normalize(f["Term"]), normalize(p)) for p in plain.split("|") if p}
-        for answer, hint in _CLOZE.findall(f.get("Text", "")):
-            if hint:
-                out.add((normalize(re.sub(r"<[^>]+>", "", answer)), normalize(hint)))
-    return out
-
-
 def test_no_card_of_the_two_rites_shows_a_dropped_gloss(notes):
-    shown = _shown(notes["06-dasheyi"]) | _shown(notes["16-shaolaokuishili"])
+    shown = shown_glosses(notes["06-dasheyi"]) | shown_glosses(notes["16-shaolaokuishili"])
     assert shown  # the decks hold glossed cards
     for _, _, term, gloss in DROPPED:
         assert (normalize(term), normalize(gloss)) not in shown, (term, gloss)
@@ -115,16 +95,16 @@ IN_TURN = "拾，更迭也"
 
 def test_the_armlet_is_not_hinted_on_then():
     """大射儀's 遂 card showed the armlet on 卒射釋獲者遂以所執餘獲 (then); 鄉射's 遂以執弣 likewise."""
-    sui = _terms("KR1d0044_006.txt")["遂"]
+    sui = book_terms("KR1d0044_006.txt")["遂"]
     assert ARMLET not in _at(sui, "卒射釋獲者遂以所執餘獲適阼階下北面告于公", 0, "大射儀")
     assert ARMLET in _at(sui, "司射適次袒决遂執弓挾乘矢于弓外", 0, "大射儀")
-    xiang = _terms("KR1d0044_004.txt")["遂"]
+    xiang = book_terms("KR1d0044_004.txt")["遂"]
     assert ARMLET not in _at(xiang, "左手右加弛弓于其上遂以執弣司射先反位", 0, "鄉射禮")
 
 
 def test_taking_in_turn_is_not_hinted_on_the_armguard():
     """大射儀's 拾 card showed 更迭 on 小射正又坐取拾興贊設拾以笥 (the armguard of 决拾)."""
-    shi = _terms("KR1d0044_006.txt")["拾"]
+    shi = book_terms("KR1d0044_006.txt")["拾"]
     guard = "小射正又坐取拾興贊設拾以笥退奠于坫上"
     assert IN_TURN not in _at(shi, guard, 0, "大射儀") | _at(shi, guard, 1, "大射儀")
     assert IN_TURN not in _at(shi, "遂適次釋弓脫决拾襲反位", 0, "大射儀")
@@ -134,10 +114,10 @@ def test_taking_in_turn_is_not_hinted_on_the_armguard():
 
 def test_the_wine_vessel_is_not_hinted_on_setting_it_out():
     """少牢's 尊 card showed 酒器也 on 司宫尊兩甒于房户之間 (the verb); 大射's clozes on 司宫尊于東楹之西."""
-    shao = _terms("KR1d0044_016.txt")["尊"]
+    shao = book_terms("KR1d0044_016.txt")["尊"]
     assert "酒器也" not in _at(shao, "司宫尊兩甒于房户之間同棜皆有冪", 0, "少牢饋食禮")
     assert "酒器也" in _at(shao, "主婦洗于房中出實爵尊南西面拜獻尸", 0, "少牢饋食禮")
-    da = _terms("KR1d0044_006.txt")["尊"]
+    da = book_terms("KR1d0044_006.txt")["尊"]
     s = "厥明司宫尊于東楹之西兩方壺膳尊兩甒在南有豐冪用錫若絺綴諸箭蓋冪加勺又反之皆𤣥尊酒在北尊士旅食于西鑮之南"
     assert [("酒器也" in _at(da, s, k, "大射儀")) for k in range(4)] == [False, True, True, False]
     assert "酒器也" not in _at(da, "司宫尊侯于服不之東北兩獻酒", 0, "大射儀")

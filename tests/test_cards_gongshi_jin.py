@@ -4,19 +4,18 @@ curated glosses of the cup basket 篚 and the bared left arm 袒 kept off the us
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
-from study.build import Sources, load_document, load_terms, plan_deck
+from study.build import Sources, plan_deck
 from study.decks.deckspec import load_deckspec
 from study.terms.senses import senses_at
 from study.text.normalize import normalize
+from tests.conftest import book_terms, shown_glosses
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "decks" / "texts"
-_CLOZE = re.compile(r"\{\{c\d+::(.*?)(?:::(.*?))?\}\}")
 
 DROPPED = [  # (file, line, term, gloss): not what the word means
     ("KR1d0044_007.txt", 26, "朝服", "皮弁服"),
@@ -41,38 +40,18 @@ def notes():
     return {stem: plan_deck(load_deckspec(ROOT / "decks" / f"{stem}.yaml"), sources) for stem in STEMS}
 
 
-def _terms(file: str, glossary: Path | None = None):
-    doc = load_document(BOOK / file)
-    got = load_terms([doc], glossary, withheld=True) if glossary else load_terms([doc], withheld=True)
-    return {t.normalized: t for t in got}
-
-
 @pytest.mark.parametrize(("file", "line", "term", "gloss"), DROPPED)
 def test_a_gloss_that_is_not_a_meaning_is_dropped_at_its_line(file, line, term, gloss, tmp_path):
     bare = tmp_path / "glossary.yaml"
     bare.write_text("version: 1\n", "utf-8")
-    said = _terms(file, bare)[normalize(term)]
+    said = book_terms(file, bare)[normalize(term)]
     assert (gloss, line) in {(g.gloss, g.line) for g in said.glosses}  # the commentary says it there
-    t = _terms(file).get(normalize(term))
+    t = book_terms(file).get(normalize(term))
     assert t is None or (gloss, line) not in {(g.gloss, g.line) for g in t.glosses}
 
 
-def _shown(notes) -> set[tuple[str, str]]:
-    """(term, gloss) on the term cards and as cloze hints of a deck."""
-    out = set()
-    for n in notes:
-        f = dict(n.fields)
-        if "Term" in f:
-            plain = re.sub(r"<[^>]+>", "|", f["Glosses"])
-            out |= {(normalize(f["Term"]), normalize(p)) for p in plain.split("|") if p}
-        for answer, hint in _CLOZE.findall(f.get("Text", "")):
-            if hint:
-                out.add((normalize(re.sub(r"<[^>]+>", "", answer)), normalize(hint)))
-    return out
-
-
 def test_no_card_of_the_two_rites_shows_a_dropped_gloss(notes):
-    shown = _shown(notes["07-gongshidafuli"]) | _shown(notes["10-jinli"])
+    shown = shown_glosses(notes["07-gongshidafuli"]) | shown_glosses(notes["10-jinli"])
     assert shown  # the decks hold glossed cards
     for _, _, term, gloss in DROPPED:
         assert (normalize(term), normalize(gloss)) not in shown, (term, gloss)
@@ -93,18 +72,18 @@ LEFT = "袒，露左臂也"
 
 def test_the_cup_basket_is_not_shown_on_a_basket_of_grain():
     """公食 致食's 簋實實于篚 (the millet of the 簋 put in baskets) showed 篚以陈爵、觯 on its card and cloze."""
-    gong = _terms("KR1d0044_007.txt")
+    gong = book_terms("KR1d0044_007.txt")
     assert "篚" not in gong or CUPS not in _at(gong["篚"], "陳于楹外二以並北陳簋實實于篚陳于楹内", 0, "公食大夫禮")
-    yan = _terms("KR1d0044_005.txt")["篚"]
+    yan = book_terms("KR1d0044_005.txt")["篚"]
     assert CUPS in _at(yan, "主人坐取爵于篚降洗", 0, "燕禮")
     assert CUPS in _at(yan, "設洗篚于阼階東南當東霤罍水在東篚在洗西南肆", 1, "燕禮")
 
 
 def test_the_bared_left_arm_is_not_shown_on_the_right():
     """覲禮 乃右肉袒 bares the right (凡禮事袒左刑人袒右, 010:117): the card showed 露左臂."""
-    jin = _terms("KR1d0044_010.txt")
+    jin = book_terms("KR1d0044_010.txt")
     assert "袒" not in jin or LEFT not in _at(jin["袒"], "乃右肉袒于廟門之東乃入門右北面立告聽事", 0, "覲禮")
-    da = _terms("KR1d0044_006.txt")["袒"]
+    da = book_terms("KR1d0044_006.txt")["袒"]
     assert LEFT in _at(da, "司射適次袒决遂執弓挾乘矢于弓外", 0, "大射儀")
 
 

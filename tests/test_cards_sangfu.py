@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from study.build import Sources, load_document, load_terms, plan_deck
+from study.build import Sources, plan_deck
 from study.decks.deckspec import load_deckspec
 from study.text.normalize import normalize
+from tests.conftest import book_terms
 
 ROOT = Path(__file__).resolve().parents[1]
 FILE = "KR1d0044_011.txt"
@@ -25,23 +26,17 @@ DROPPED = [  # (line, term, gloss)
 ]
 
 
-def _terms(glossary: Path | None = None):
-    doc = load_document(ROOT / "decks" / "texts" / FILE)
-    got = load_terms([doc], glossary, withheld=True) if glossary else load_terms([doc], withheld=True)
-    return {t.normalized: t for t in got}
-
-
 @pytest.fixture(scope="module")
 def said(tmp_path_factory):
     bare = tmp_path_factory.mktemp("g") / "glossary.yaml"
     bare.write_text("version: 1\n", "utf-8")
-    return _terms(bare)
+    return book_terms(FILE, bare)
 
 
 @pytest.mark.parametrize(("line", "term", "gloss"), DROPPED)
 def test_a_fragment_or_a_gloss_saying_which_is_dropped_at_its_line(line, term, gloss, said):
     assert (gloss, line) in {(g.gloss, g.line) for g in said[normalize(term)].glosses}  # the commentary says it
-    t = _terms().get(normalize(term))
+    t = book_terms(FILE).get(normalize(term))
     assert t is None or (gloss, line) not in {(g.gloss, g.line) for g in t.glosses}
 
 

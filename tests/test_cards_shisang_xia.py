@@ -4,19 +4,18 @@ answer, dropped at their lines; 乗 = 四矢 (翭矢一乗) no longer shown on t
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
-from study.build import Sources, load_document, load_terms, plan_deck
+from study.build import Sources, plan_deck
 from study.decks.deckspec import load_deckspec
 from study.text.normalize import normalize
+from tests.conftest import book_terms, shown_glosses
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "decks" / "texts"
 FILE = "KR1d0044_013.txt"
-_CLOZE = re.compile(r"\{\{c\d+::(.*?)(?:::(.*?))?\}\}")
 
 DROPPED = [  # (line, term, gloss)
     (29, "從", "從其所筮之地"),  # the term inside its gloss
@@ -41,22 +40,16 @@ DROPPED = [  # (line, term, gloss)
 ]
 
 
-def _terms(glossary: Path | None = None):
-    doc = load_document(BOOK / FILE)
-    got = load_terms([doc], glossary, withheld=True) if glossary else load_terms([doc], withheld=True)
-    return {t.normalized: t for t in got}
-
-
 @pytest.fixture(scope="module")
 def said(tmp_path_factory):
     bare = tmp_path_factory.mktemp("g") / "glossary.yaml"
     bare.write_text("version: 1\n", "utf-8")
-    return _terms(bare)
+    return book_terms(FILE, bare)
 
 
 @pytest.fixture(scope="module")
 def kept():
-    return _terms()
+    return book_terms(FILE)
 
 
 @pytest.mark.parametrize(("line", "term", "gloss"), DROPPED)
@@ -71,22 +64,8 @@ def notes():
     return plan_deck(load_deckspec(ROOT / "decks" / "13-shisanglixia.yaml"), Sources())
 
 
-def _shown(notes) -> set[tuple[str, str]]:
-    """(term, gloss) on the term cards and as cloze hints of the deck."""
-    out = set()
-    for n in notes:
-        f = dict(n.fields)
-        if "Term" in f:
-            plain = re.sub(r"<[^>]+>", "|", f["Glosses"])
-            out |= {(normalize(f["Term"]), normalize(p)) for p in plain.split("|") if p}
-        for answer, hint in _CLOZE.findall(f.get("Text", "")):
-            if hint:
-                out.add((normalize(re.sub(r"<[^>]+>", "", answer)), normalize(hint)))
-    return out
-
-
 def test_no_card_of_the_rite_shows_a_dropped_gloss(notes):
-    shown = _shown(notes)
+    shown = shown_glosses(notes)
     for _, term, gloss in DROPPED:
         assert (normalize(term), normalize(gloss)) not in shown, (term, gloss)
     # the rite's meanings beside them stay on its cards
