@@ -74,7 +74,8 @@ def test_the_review_read_every_gloss_taught_before_it():
     # 舉奠 = 嗣子 — marked wrong by the owner and dropped at their lines (decks/glossary.yaml).
     # Reading 士昏禮's built cards found five more of that kind, marked wrong and dropped at their
     # lines: 賔 = 壻 (002:217, 242), 對 = 賔對 (242), 巾 = 悦 (330, the 帨 written 悦), 摯 = 雉 (523).
-    # (主人 = 女父 / 壻 and 吾子 = 使者 stay: sense cards that show their sentence on the front.)
+    # (主人 = 女父 / 壻 stay: sense cards that show their sentence on the front; 吾子 = 使者 stayed too, until
+    # the owner dropped it at its line with 吾子 = 使者稱女父: both say whom 吾子 names there.)
     # Reading the built cards of 聘禮, 士喪禮上 and 士虞禮 found twelve more: 次介 = 士, 士 = 衆介, 郊 = 逺郊,
     # 大夫 = 卿 (009:471, 678), 士 = 士介, 門 = 大門; 户外 = 堂上, 使人 = 士, 燎 = 在地 (a fragment of
     # 在地曰燎); 哀子 = 主人, 入 = 入門 (shown on 入户) — marked wrong and dropped at their lines.
