@@ -5,7 +5,9 @@ title (卷, 嘉禮 …) or a note on its own line, two spaces a rite title, thre
 heading 「右X」 (its 記 text follows a full-width space and runs on over lines indented three or
 four spaces), thirteen or more the author. A classic paragraph runs on while its lines are
 full (21 cells); its notes, inline or on their own lines, are one commentary until text
-resumes. Pages (``<pb:…>``) are kept on each passage as a source reference.
+resumes. A note inline on a classic line that runs on goes on at column 0; an indented note line
+after it opens another note (蔡德晉's own commentary after 「李微之曰士字條卿字之誤」, 卷十一): the two
+are cut by a blank, as independent notes are. Pages (``<pb:…>``) are kept on each passage as a source reference.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ class _Block:
     pages: list[str] = field(default_factory=list)
     note_open: bool = False  # the last piece is a commentary that the next note continues
     wraps: bool = False  # the last classic line was full: the next one continues the paragraph
+    note_indent: int = 0  # the indentation of the line the open commentary last ran on
 
 
 class KanripoReader:
@@ -88,11 +91,16 @@ class KanripoReader:
                 b.pieces.append(Piece("mark", MARK_NOTES[run.text], line.n))
             elif b.note_open:
                 last = b.pieces[-1]
-                breaks = last.breaks + ((len(last.text), line.n),) if line.n != last.end else last.breaks
-                b.pieces[-1] = replace(last, text=last.text + run.text, last_line=line.n, breaks=breaks)
+                new_line = line.n != last.end
+                # an inline note of a classic line ends with it where the next note line is indented
+                cut = CELL if new_line and b.note_indent == 0 and line.indent > 0 else ""
+                breaks = last.breaks + ((len(last.text) + len(cut), line.n),) if new_line else last.breaks
+                b.pieces[-1] = replace(last, text=last.text + cut + run.text, last_line=line.n, breaks=breaks)
             else:
                 b.pieces.append(Piece("commentary", run.text, line.n, line.n))
                 b.note_open = True
+            if run.note:
+                b.note_indent = line.indent
 
     # --- lines --------------------------------------------------------------------------
     def read(self) -> None:
