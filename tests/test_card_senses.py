@@ -4,12 +4,18 @@ it), and the senses a card, a cloze hint and a reverse card show."""
 
 from __future__ import annotations
 
+import html
+import re
 from functools import cache
 
-from study.build import load_document
+import pytest
+
+from study.build import Sources, load_document, plan_deck
+from study.decks.deckspec import load_deckspec
+from study.decks.notedata import NoteData
 from study.terms.glosses import extract_glosses
 from study.text.normalize import normalize
-from tests.conftest import TEXTS
+from tests.conftest import ROOT, TEXTS
 
 
 @cache
@@ -63,3 +69,58 @@ def test_a_note_that_runs_on_stays_one_note():
     assert segs[74][0][1].startswith("子女子子也")  # 蔡's commentary after it is its own
     shao = [text for speaker, text in segs[665] if speaker == "邵國賢"]
     assert len(shao) == 1 and "以戰死魯人問於孔子" in shao[0] and "有封拜而勿殤" in shao[0]
+
+
+# --- 1. a gloss that names two terms --------------------------------------------------------------
+
+RITES = ("14-shiyuli", "16-shaolaokuishili", "tesheng")  # where 祝 and 佐食, 尸 and 嘏 are terms together
+
+
+@pytest.fixture(scope="module")
+def decks() -> dict[str, list[NoteData]]:
+    sources = Sources()
+    return {stem: plan_deck(load_deckspec(ROOT / "decks" / f"{stem}.yaml"), sources) for stem in RITES}
+
+
+def _plain(html_text: str) -> list[str]:
+    return [html.unescape(g) for g in re.findall(r'class="gloss">(.*?)</span>', html_text)]
+
+
+def _reverse(notes: list[NoteData], term: str) -> NoteData:
+    return next(n for n in notes if n.model == "term_reverse" and n.identity[-1] == term)
+
+
+@pytest.mark.parametrize("stem", RITES)
+def test_a_gloss_naming_two_terms_masks_only_the_headword_on_each_reverse_card(decks, stem):
+    """「祝接神佐食接尸」 is the curated gloss of 祝 and of 佐食: 祝's 义→词 card asks 「～接神佐食接尸」
+    and 佐食's 「祝接神～接尸」, each with one answer (not 「～接神～接尸」 accepting both)."""
+    notes = decks[stem]
+    zhu = _reverse(notes, "祝")
+    assert _plain(zhu.field("Clue")) == ["～接神佐食接尸"] and zhu.plain == ("～接神佐食接尸", "祝")
+    assert zhu.field("Sense") == ""  # nothing else 亦可答
+    if stem == "tesheng":  # 佐食's other gloss 佐尸食者 spells its answer out: no 义→词 card
+        assert not [n for n in notes if n.model == "term_reverse" and n.identity[-1] == "佐食"]
+    else:
+        zuoshi = _reverse(notes, "佐食")
+        assert zuoshi.plain == ("祝接神～接尸", "佐食") and zuoshi.field("Sense") == ""
+    if stem != "14-shiyuli":  # 尸传神意致福嘏于主人, the gloss of 尸 and of 嘏
+        assert _reverse(notes, "尸").plain == ("～传神意致福嘏于主人", "尸")
+        assert _reverse(notes, "嘏").plain == ("尸传神意致福～于主人", "嘏")
+
+
+@pytest.mark.parametrize("stem", RITES)
+def test_a_reverse_card_masks_its_answers_and_nothing_else(decks, stem):
+    """Every clue, its masks read as the card's own headword (or a term it also accepts), is one
+    of the glosses its back teaches: no other word of the gloss is hidden; and no two 义→词 cards
+    share a front with different answers."""
+    fronts: dict[tuple[str, str], set[str]] = {}
+    for n in decks[stem]:
+        if n.model != "term_reverse":
+            continue
+        answers = [n.identity[-1] if not n.identity[-1].isdigit() else n.identity[-2]]
+        answers += [a for a in html.unescape(n.field("Sense")).removeprefix("亦可答：").split("、") if a]
+        taught = {normalize(g) for g in _plain(n.field("Glosses"))}
+        for clue in _plain(n.field("Clue")):
+            assert any(normalize(clue.replace("～", a)) in taught for a in answers), (n.identity, clue)
+        fronts.setdefault((n.field("Context"), n.field("Clue")), set()).add(n.plain[1])
+    assert fronts and all(len(a) == 1 for a in fronts.values())

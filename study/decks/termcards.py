@@ -7,6 +7,8 @@
 - The 义→词 card shows the sense's glosses with every right answer masked; where another term of
   the rite shares a gloss (寻 and 仞 八尺), its back names every term the question accepts
   (``Sense``: 亦可答：仞). Of two such cards that would look the same, only the first is made.
+  A gloss that names two terms (祝接神佐食接尸) is no shared gloss: each term's card masks only
+  its own headword, the other stays shown, and each card has one answer.
 - No 义→词 card is made whose clue holds an answer, or spells it out with other characters
   between (衣衮而冠冕 → 衮冕): it could be read off its front.
 """
@@ -136,11 +138,13 @@ class RiteTerms:
 
     def answers(self, t: Term, sense: Sense) -> list[str]:
         """Every headword a 义→词 question on this sense accepts: the term first, then each term
-        of the rite glossed the same way."""
+        of the rite glossed the same way. A term the gloss itself names is not one of them: the
+        gloss tells the two apart (祝接神佐食接尸 is 祝's 「～接神佐食接尸」 and 佐食's
+        「祝接神～接尸」, each card with one answer), so it stays shown in the clue."""
         out = [t.term]
         for g in sense.glosses:
             for other in self.sharing.get(gloss_key(g.gloss), ()):
-                if normalize(other) not in {normalize(x) for x in out}:
+                if normalize(other) not in {normalize(x) for x in out} and normalize(other) not in normalize(g.gloss):
                     out.append(other)
         return out
 
