@@ -94,7 +94,9 @@ def test_the_review_read_every_gloss_taught_before_it():
     # Reading the term cards of 喪服 found one more: 裳 = 下 (011:15), a fragment of 上曰衰下曰裳 — dropped at its line.
     # Reading the built cards of 公食大夫禮 and 覲禮 found five more: 大夫 = 上擯, 公辭 = 辭降, 賓入門 = 復入, 逆 = 先出
     # (cut from 近門者先出曰逆) (007); 執玉 = 執璧 (010) — marked wrong, dropped at their lines.
-    assert len(rows) == 694 and len(wrong) == 111
+    # Reading the built cards of 鄉飲酒禮 and 士相見之禮 found one more: 揖 = 揖賔 (003:64, whom the host bows to,
+    # the term inside its gloss) — marked wrong, dropped at its line.
+    assert len(rows) == 694 and len(wrong) == 112
 
 
 def test_no_gloss_the_review_found_wrong_is_taught(taught):
