@@ -45,6 +45,7 @@ FACT_SEP = ":"
 _PUNCT = "，。；：！？、,.;:!?「」『』【】（）() \u3000"
 _MIN_CLAUSE = 4  # a first clause shorter than this takes the next one too (「賔对」 → 「賔对，主人坐」)
 _NUMERALS = "一二三四五六七八九十"
+_BARE = set("乃遂既则若又次无")  # a first clause of one of these alone says nothing of its step
 
 T = TypeVar("T")
 
@@ -91,9 +92,10 @@ def short_label(
     Clause ends come from :mod:`study.text.clauses`: the text's own punctuation and 【句】 marks,
     else the punctuation of ``guide`` (default: the punctuated texts beside the book) where it
     holds the same words, else the rules for ritual prose. A very short first clause (under 4
-    characters, as 「賔对」) takes the next one as well, if that still fits. A clause longer than
-    ``limit`` is cut where a word ends and marked with …; the result is never empty when
-    ``text`` has a character that is not punctuation.
+    characters, as 「賔对」) takes the next one as well, if that still fits — and if not, cut where
+    a word ends, when the short one says nothing of the step: a connective alone (「無」, 「乃」) or
+    words opening a speech (「賓對曰」). A clause longer than ``limit`` is cut where a word ends and marked with …;
+    the result is never empty when ``text`` has a character that is not punctuation.
 
     >>> short_label("主人坐取爵于上篚以降，賔降。")
     '主人坐取爵于上篚以降'
@@ -110,9 +112,17 @@ def short_label(
         return _cut(text.strip(), limit)
     ends = sp.ends
     take = min(clauses, len(ends))
-    if take == 1 and len(ends) > 1 and ends[0] < _MIN_CLAUSE and len(_show(sp, ends[1])) <= limit:
-        take = 2
+    if take == 1 and len(ends) > 1 and ends[0] < _MIN_CLAUSE:
+        if len(_show(sp, ends[1])) <= limit or _says_nothing(sp.plain[: ends[0]]):
+            take = 2  # 「無」, 「賓對曰」 tell nothing: the next clause too, cut where a word ends if it must be
     return _fit(sp, ends[take - 1], limit)
+
+
+def _says_nothing(clause: str) -> bool:
+    """A first clause that names no act of the step: a connective alone (無, 乃, 次), or the opening
+    of a speech (賓對曰, 命筮曰)."""
+    key = normalize(clause)
+    return key in _BARE or key.endswith("曰")
 
 
 def _cut(text: str, limit: int) -> str:
@@ -124,9 +134,10 @@ def labels(texts: Sequence[str], *, limit: int = LABEL_MAX, guide: Guide | None 
     """A label for each of ``texts`` (see :func:`short_label`), unique within the list.
 
     Labels that come out the same are lengthened clause by clause while they still fit in
-    ``limit`` uncut; those still the same are numbered 〔一〕, 〔二〕 … in list order (the number
-    counts toward ``limit``; a label cut to make room ends where a word ends). Identical texts
-    get numbered labels.
+    ``limit`` uncut, else cut where a word ends if that tells them apart (尸又三飯告飽祝侑之如初舉胳…
+    and …舉肩…: a number would not say which is which); those still the same are numbered 〔一〕,
+    〔二〕 … in list order (the number counts toward ``limit``; a label cut to make room ends where
+    a word ends). Identical texts get numbered labels.
     """
     out = [short_label(t, limit=limit, guide=guide) for t in texts]
     for extra in range(2, 6):
@@ -138,6 +149,12 @@ def labels(texts: Sequence[str], *, limit: int = LABEL_MAX, guide: Guide | None 
                 longer = short_label(t, limit=limit, clauses=extra, guide=guide)
                 if ELLIPSIS not in longer or ELLIPSIS in out[i]:
                     out[i] = longer
+    for label in {k for k, n in Counter(out).items() if n > 1}:
+        group = [i for i, x in enumerate(out) if x == label]
+        cut = [short_label(texts[i], limit=limit, clauses=5, guide=guide) for i in group]
+        if len(set(cut)) == len(cut) and not set(cut) & set(out):
+            for i, x in zip(group, cut, strict=True):
+                out[i] = x
     counts = Counter(out)
     seen: Counter[str] = Counter()
     for i, label in enumerate(out):

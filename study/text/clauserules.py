@@ -21,9 +21,10 @@ SUBJECTS = (
 # What may follow a person's name inside a noun phrase, so that the name is no actor there
 # (主人之北, 宾席, 宾服, 使者者 …).
 _NOUNISH = set("之者也所席位服爵觯俎豆荐笾鼎氏子人党长属礼等")
-# A character before a person that makes the person its object (以宾升, 戒宾, 帅众介).
+# A character before a person that makes the person its object (以宾升, 戒宾, 帅众介; 宾厌介升, 无介不杀).
 _BINDS = set(
     "以于如与及使为请戒速迎送延劳献酢酬从宿告命谓授揖拜其诸众长见就待俟觌飨食擯摈帅谒问赐饮侑相赞御视随谋逆致醴馈筮奉有尊"
+    "厌无"
     "乃遂既则若而且"  # a connective opens the clause its actor acts in (则史韇筮)
 )
 CONNECTIVES = "乃遂既则无"  # 无: 尊于房户之东｜无玄酒
@@ -40,7 +41,7 @@ _PLACE_END = set("中上下内外东西南北间前后侧端左右方")
 # … unless the place goes on (北墉, 阶上 …) or the phrase does (之, 者, 而 …).
 _PLACE_GOES_ON = set("墉阶堂序楹塾荣房门室户牖夹坫庭隅闑阈帷幕席筵洗篚鼎之者而以也其阼")
 _OPENERS = ("厥明", "明日", "夙兴", "质明", "昧爽", "羹定", "初昏", "旦明", "及期", "日中")  # time first: 明日｜朝筮尸
-_NO_DOUBLE = set("子")  # 女子子: a doubled character that is one word
+_NO_DOUBLE = set("子皇")  # 女子子, 皇皇者华 (the ode): a doubled character that is one word
 
 
 _SUBJECT_RE = re.compile("|".join(sorted(SUBJECTS, key=len, reverse=True)))

@@ -1,0 +1,111 @@
+"""The built cards of 鄉飲酒禮 (卷三) and 士相見之禮 (卷八) as a reader found them, read with the book open
+at each card's line: a gloss saying whom the host bows to (揖 = 揖賔) dropped at its line, the teacher's
+西序 gloss taken off 序 (it taught the west wall at 東序端), order-card labels that told nothing
+(「賓對曰〔一〕」, 「無」) or cut a word (「工歌鹿鳴四牡皇」, 「揖讓升賔厭」)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from study.build import load_corpus, load_document
+from study.decks.items import step_sequence
+from study.decks.sequences import labels
+from study.terms.senses import senses_at
+from study.text.normalize import normalize
+from tests.conftest import book_terms
+
+ROOT = Path(__file__).resolve().parents[1]
+BOOK = ROOT / "decks" / "texts"
+XIANG = "KR1d0044_003.txt"  # 鄉飲酒禮
+JIAN = "KR1d0044_008.txt"  # 士相見之禮
+
+DROPPED = [  # (file, line, term, gloss)
+    (XIANG, 64, "揖", "揖賔"),  # whom the host bows to (揖揖賔也): the reverse card showed ～賔
+]
+
+
+def _steps(file: str, stage: str) -> list[tuple[str, str]]:
+    """(step text, label) of a named stage of the book, as its order cards show them."""
+    doc = load_document(BOOK / file)
+    (st,) = [s for r in doc.rites for s in r.stages if s.name == stage]
+    seq = step_sequence(doc.rites[0], st)
+    texts = [e.text for e in seq.elements]
+    return list(zip(texts, labels(texts), strict=True))
+
+
+@pytest.fixture(scope="module")
+def said(tmp_path_factory):
+    bare = tmp_path_factory.mktemp("g") / "glossary.yaml"
+    bare.write_text("version: 1\n", "utf-8")
+    return {f: book_terms(f, bare) for f in (XIANG, JIAN)}
+
+
+@pytest.mark.parametrize(("file", "line", "term", "gloss"), DROPPED)
+def test_a_gloss_saying_who_is_meant_is_dropped_at_its_line(file, line, term, gloss, said):
+    assert (gloss, line) in {(g.gloss, g.line) for g in said[file][normalize(term)].glosses}  # the commentary says it
+    t = book_terms(file).get(normalize(term))
+    assert t is None or (gloss, line) not in {(g.gloss, g.line) for g in t.glosses}
+
+
+def test_the_bow_keeps_what_it_means():
+    """揖 is still taught: 推手 (003:64, the old reading 舊説推手曰揖) and the teacher's 推手曰揖，引手曰厌."""
+    glosses = {g.gloss for g in book_terms(XIANG)[normalize("揖")].glosses}
+    assert {"推手", "推手曰揖，引手曰厌"} <= glosses and "揖賔" not in glosses
+
+
+def test_the_west_wall_is_not_taught_on_the_east_wall():
+    """The teacher's 序 carried 西序，堂上西墙也 (a gloss of 西序): 鄉飲酒禮's 主人坐取爵于東序端 was taught the
+    west wall. 东西墙谓之序 stays on every 序 that is a wall."""
+    t = book_terms(XIANG)[normalize("序")]
+    for text in ("主人坐取爵于東序端降洗介降", "司正升立于序端賔降席北面", "主人揖降賔降立于階西當序東面"):
+        at = normalize(text).find(normalize("序"))
+        shown = {g.gloss for g in senses_at(t, text, at, "鄉飲酒禮")}
+        assert "东西墙谓之序" in shown and "西序，堂上西墙也" not in shown, text
+
+
+def test_the_guests_replies_are_told_apart_by_what_they_say():
+    """士相見's 請見 has four replies opening 賓對曰: two of them were labelled 「賓對曰〔一〕」 and
+    「賓對曰〔二〕」, which say nothing of which reply comes when."""
+    shown = dict(_steps(JIAN, "請見"))
+    replies = [label for text, label in shown.items() if text.startswith("賓對曰")]
+    assert len(replies) == 4 and len(set(replies)) == 4
+    assert not any("〔" in x for x in replies)
+    assert all(len(x) > len("賓對曰") for x in replies)
+    assert shown["賓對曰某不足以辱命請終賜見主人對曰某不敢為儀固請吾子之就家也某將走見"].startswith(
+        "賓對曰某不足以辱命"
+    )
+
+
+def test_a_step_label_is_not_a_bare_connective_nor_cuts_an_ode_or_its_object():
+    """鄉飲酒禮: 息司正's 「無」 (無介不殺…: 無 binds 介), 樂's 「工歌鹿鳴四牡皇」 (the ode 皇皇者華 cut), 一人舉觶's
+    「揖讓升賔厭」 (賔厭介升: the guest draws the 介 in, 厭 binds 介)."""
+    rest = dict(_steps(XIANG, "息司正"))
+    assert rest["無介不殺薦脯醢羞唯所有徵唯所欲以告于先生君子可也賔介不與鄉樂唯欲"].startswith("無介不殺")
+    music = {label for _, label in _steps(XIANG, "樂")}
+    assert "工歌鹿鳴四牡皇皇者華" in music
+    rise = {label for _, label in _steps(XIANG, "一人舉觶于賔")}
+    assert "揖讓升賔厭介升" in rise
+    # the labels near them stay as they were
+    assert {"主人釋服"} <= {label for _, label in _steps(XIANG, "息司正")}
+    assert {"乃間歌魚麗", "卒歌主人獻工"} <= music
+
+
+def test_no_step_label_of_the_book_is_told_apart_by_a_number_alone():
+    """特牲's 尸又三飯告飽祝侑之如初舉胳及獸魚如初 and …舉肩… were 〔一〕 and 〔二〕: cut where a word ends, the
+    labels show the 胳 and the 肩. A label is numbered only when its steps say the same words."""
+    for _, rite in load_corpus().rites():
+        for stage in rite.stages:
+            seq = step_sequence(rite, stage)
+            if not stage.name or len(seq.elements) < 2:
+                continue
+            texts = [normalize(e.text) for e in seq.elements]
+            for text, label in zip(texts, labels(texts), strict=True):
+                if "〔" in label:
+                    assert texts.count(text) > 1, (stage.name, label)
+    assert labels(["尸又三飯告飽祝侑之如初舉胳及獸魚如初", "尸又三飯告飽祝侑之如初舉肩及獸魚如初"]) == [
+        "尸又三飯告飽祝侑之如初舉胳及獸…",
+        "尸又三飯告飽祝侑之如初舉肩及獸…",
+    ]
+    assert labels(["主人答拜。", "賔拜。", "主人答拜。"]) == ["主人答拜〔一〕", "賔拜", "主人答拜〔二〕"]
