@@ -96,7 +96,9 @@ def test_the_review_read_every_gloss_taught_before_it():
     # (cut from 近門者先出曰逆) (007); 執玉 = 執璧 (010) — marked wrong, dropped at their lines.
     # Reading the built cards of 鄉飲酒禮 and 士相見之禮 found one more: 揖 = 揖賔 (003:64, whom the host bows to,
     # the term inside its gloss) — marked wrong, dropped at its line.
-    assert len(rows) == 694 and len(wrong) == 112
+    # 16 read since by the rules author, taught once a clause-end pair glossed elsewhere in the book was read
+    # (k:ye:tail-attested): 1 wrong, 主人 = 攝主 (017:355, who the host is, as at 017:413), dropped at its line.
+    assert len(rows) == 710 and len(wrong) == 113
 
 
 def test_no_gloss_the_review_found_wrong_is_taught(taught):

@@ -20,6 +20,7 @@ from dataclasses import replace
 from ..model import Document, Gloss, Segment
 from ..text.commentary import commentators, speaker_of
 from ..text.normalize import normalize
+from .bookpairs import Pair, book_pairs
 from .gate import size_class, taught
 from .glossclause import read_unpunctuated
 from .glosspunct import read_punctuated
@@ -98,6 +99,7 @@ def extract_glosses(doc: Document, *, review: bool = True) -> list[Gloss]:
     # the Kanripo book the same shapes are mostly narration (held-out precision 0.70 with them),
     # so it is read by study/terms/plain.py.
     edited = author == "蔡德晋"
+    pairs = frozenset() if edited else book_evidence()
     for ctx, seg in _contexts(doc):
         text = seg.text
         punctuated = "，" in text or "。" in text
@@ -113,7 +115,7 @@ def extract_glosses(doc: Document, *, review: bool = True) -> list[Gloss]:
             for term, gloss, formula, at, rule in read_unpunctuated(text, ctx, ""):
                 found.append((term, gloss, formula, at, speaker, rule))
         else:
-            for f in read_plain(text, ctx):
+            for f in read_plain(text, ctx, pairs):
                 found.append((f.term, f.gloss, f.formula, f.offset, f.speaker or speaker, f"k:{f.rule}"))
             taken = {normalize(f[0]) for f in found}
             said = {normalize(f[1]) for f in found}
@@ -168,6 +170,16 @@ def extract_glosses(doc: Document, *, review: bool = True) -> list[Gloss]:
                     seen.add(mine)
                     out.append(g)
     return out
+
+
+def _method(doc: Document) -> list[Gloss]:
+    return extract_glosses(doc, review=False)
+
+
+def book_evidence() -> frozenset[Pair]:
+    """The (headword, definiens) pairs the method teaches somewhere in the book: the evidence a
+    clause-end gloss is read on (study/terms/bookpairs.py, study/terms/plainattest.py)."""
+    return book_pairs(_method)
 
 
 def _as_reviewed(g: Gloss) -> list[Gloss]:

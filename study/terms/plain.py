@@ -18,12 +18,15 @@ word lists know 於/為/則/謂 through their simplified forms.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 from dataclasses import replace
+from functools import lru_cache
 
 from ..text.commentary import commentators
 from ..text.normalize import normalize
+from .bookpairs import Pair
 from .glossrules import Context
+from .plainattest import attested_tails
 from .plainchain import chain_splits, chain_tails
 from .plaincheck import gloss_ok, head_ok
 from .plainedge import gu_yue, ji_tail, jie_weizhi, mao, spelt_in, wei_edge, zhiqi
@@ -36,6 +39,7 @@ from .plainwalk import _head_at, kind_of, walk
 from .plainyue import crossed, read_yue
 
 
+@lru_cache(maxsize=1)
 def _speakers() -> re.Pattern[str]:
     names = "|".join(re.escape(n) for n in commentators())
     return re.compile(rf"({names})(则谓|则云|曰|云|谓)")
@@ -76,16 +80,38 @@ def _clauses(norm: str, intro: bool = False) -> Iterator[tuple[int, int, bool, s
 QUOTE = re.compile(r"(记|传|诗|书|礼|经|注|疏|志|语|易|春秋)(曰|云)")
 
 
-def read_plain(text: str, ctx: Context) -> Iterator[Found]:
+def read_plain(text: str, ctx: Context, pairs: Set[Pair] = frozenset()) -> Iterator[Found]:
     """Every gloss of one unpunctuated commentary segment: each clause read on its own, then the
-    short glosses run on at a clause's end between glosses of its neighbours (study/terms/plainchain.py)."""
+    short glosses run on at a clause's end between glosses of its neighbours (study/terms/plainchain.py)
+    and those closing a clause whose pair the book reads elsewhere (``pairs``, study/terms/plainattest.py)."""
     norm = normalize(text)
-    clauses: list[tuple[int, int, bool, str | None]] = []
+    found, clauses = _read(text, ctx)
+    yield from found
+    yield from attested_tails(text, norm, list(clauses), ctx, pairs)
+
+
+Clause = tuple[int, int, bool, str | None]
+_READ: dict[tuple[str, str, str, bool], tuple[tuple[Found, ...], tuple[Clause, ...]]] = {}
+
+
+def _read(text: str, ctx: Context) -> tuple[tuple[Found, ...], tuple[Clause, ...]]:
+    """The glosses of a segment read without the book's evidence, and its clauses: kept for the
+    process (the book is read twice, once for its evidence, study/terms/bookpairs.py), by what the
+    readers look at — the segment, its passage, its rite's text and whether it opens the rite."""
+    key = (text, ctx.classical, ctx.rite_text, ctx.intro)
+    hit = _READ.get(key)
+    if hit is not None:
+        return hit
+    norm = normalize(text)
+    clauses: list[Clause] = []
     read = list(_read_clauses(text, norm, ctx, clauses))
     split = dict(chain_splits(text, norm, read, ctx))  # 「湑清伊惟也」: two glosses read as one
     found = [g for f in read for g in split.get(f, [f])]
-    yield from found
-    yield from chain_tails(text, norm, clauses, found, ctx)
+    found += list(chain_tails(text, norm, clauses, found, ctx))  # 「…逆迎也」 between glosses of its neighbours
+    if len(_READ) > 20000:
+        _READ.clear()
+    _READ[key] = (tuple(found), tuple(clauses))
+    return _READ[key]
 
 
 def _read_clauses(text: str, norm: str, ctx: Context, read: list[tuple[int, int, bool, str | None]]) -> Iterator[Found]:
