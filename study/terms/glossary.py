@@ -17,7 +17,7 @@ from .curated import Curated, CuratedTerm, occurrences
 from .glosses import extract_glosses
 from .lexicon import category_of
 from .named import commentary_lines
-from .reading import reading_in
+from .reading import reading_by_gloss, reading_in
 from .senses import gloss_fits
 from .snippets import snippet
 from .windows import apart, explained_words, in_its_passage, kept_to_its_use, particle, scoped
@@ -211,11 +211,7 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
             Term(
                 term=headword,
                 normalized=norm,
-                pinyin=(
-                    c.pinyin
-                    if c and c.pinyin
-                    else reading_in(headword, example.text if example else "", at=example and example.at)
-                ),
+                pinyin=(c.pinyin if c and c.pinyin else _reading(headword, glosses, example)),
                 category=c.category if c else _category(norm, glosses),
                 glosses=tuple(glosses),
                 example=example,
@@ -225,6 +221,26 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
         )
     terms.sort(key=lambda t: order.get(t.normalized, (99, 0)))
     return terms
+
+
+GLOSS_REACH = 12  # lines from the example's classic line to the note glossing it
+
+
+def _reading(headword: str, glosses: Sequence[Gloss], example: Example | None) -> str:
+    """The headword read in its example; where the gloss the example stands nearest (the first with a
+    line, as :func:`_example` chooses) is the note on that very line and fixes the reading of the
+    character it explains, read as it fixes it (放 glossed 置 is fàng, 錫 glossed 賜 cì: the reading
+    shown beside a gloss agrees with it)."""
+    context, at = (example.text, example.at) if example else ("", None)
+    anchor = next((g for g in glosses if g.line is not None), None)
+    near = (
+        anchor is not None
+        and example is not None
+        and anchor.file == example.file
+        and 0 <= (anchor.line or 0) - example.line <= GLOSS_REACH
+    )
+    fixed = reading_by_gloss(headword, [anchor.gloss], context, at=at) if near and anchor else None
+    return fixed or reading_in(headword, context, at=at)
 
 
 def filter_terms(terms: Iterable[Term], *, rite: str | None = None) -> list[Term]:

@@ -4,13 +4,17 @@ The table (``study/data/readings.yaml``) is keyed by character. An entry may giv
 classical reading wherever no rule applies (``read``), and context rules: a rule names the phrases
 (``in``) in which the character takes a reading. Every reading cites its reference (``ref``);
 ``also`` lists a second reading the references allow (accepted in typed answers, never shown).
-In a phrase, ``{数}`` stands for a numeral and ``(X)`` marks which X is meant when X occurs twice.
-The longest matching phrase wins. A malformed table is a :class:`ReadingTableError` at path:line.
+In a phrase, ``{数}`` stands for a numeral, ``{…}`` (after the character only) for one to three
+characters of the same clause, and ``(X)`` marks which X is meant when X occurs twice.
+The longest matching phrase wins. ``glossed`` lists the readings a gloss of the book fixes (錫 glossed
+賜 is cì): :func:`gloss_reading` gives them to a term shown beside that gloss. A malformed table is a
+:class:`ReadingTableError` at path:line.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -22,6 +26,7 @@ from ..text.normalize import normalize
 from ..yamlsrc import YamlDoc, load_yaml
 
 NUMERAL = "一二三四五六七八九十百千两半"
+GAP = "[^，。、；：！？「」『』（）()《》〈〉\\s]{1,3}?"  # {…}: one to three characters of the clause
 _TONED = re.compile(r"[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]")
 _SYLLABLE = re.compile(r"^[a-zü]*[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ][a-zü]*$")
 
@@ -41,11 +46,20 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class Glossed:
+    reading: str
+    also: tuple[str, ...]
+    by: tuple[str, ...]  # gloss words (normalised) that fix this reading
+    ref: str
+
+
+@dataclass(frozen=True)
 class Entry:
     reading: str | None  # the character's reading where no rule applies (None: pypinyin's)
     also: tuple[str, ...]
     rules: tuple[Rule, ...]
     ref: str
+    glossed: tuple[Glossed, ...] = ()
 
 
 def _reading(doc: YamlDoc, value: object, at: tuple) -> str:
@@ -88,15 +102,20 @@ def _pattern(doc: YamlDoc, char: str, phrase: object, at: tuple) -> tuple[re.Pat
         raise ReadingTableError(f"{where}: the marked character is not {char}", path=doc.path, line=doc.line(*at))
 
     def regex(part: str) -> tuple[str, int]:
-        pieces = re.split(r"(\{数\})", normalize(part))
-        return "".join(f"[{NUMERAL}]" if p == "{数}" else re.escape(p) for p in pieces), len(
-            "".join("一" if p == "{数}" else p for p in pieces)
+        pieces = re.split(r"(\{数\}|\{…\})", normalize(part))
+        wild = {"{数}": f"[{NUMERAL}]", "{…}": GAP}
+        return "".join(wild.get(p) or re.escape(p) for p in pieces), len(
+            "".join("一" if p in wild else p for p in pieces)
         )
 
+    if "{…}" in before:
+        raise ReadingTableError(f"{where}: {{…}} may stand only after the character", path=doc.path, line=doc.line(*at))
     (b, nb), (a, na) = regex(before), regex(after)
-    rest = (before + after).replace("{数}", "")
+    rest = (before + after).replace("{数}", "").replace("{…}", "")
     if "{" in rest or "}" in rest:
-        raise ReadingTableError(f"{where}: only {{数}} may stand in braces", path=doc.path, line=doc.line(*at))
+        raise ReadingTableError(
+            f"{where}: only {{数}} and {{…}} may stand in braces", path=doc.path, line=doc.line(*at)
+        )
     return re.compile(f"(?={b}{re.escape(char)}{a})"), nb + 1 + na, nb
 
 
@@ -109,7 +128,7 @@ def parse_table(doc: YamlDoc) -> dict[str, Entry]:
         char = normalize(str(key))
         if len(char) != 1 or not isinstance(node, dict):
             raise ReadingTableError(f"{key}: one character with a mapping", path=doc.path, line=doc.line(key))
-        unknown = set(node) - {"read", "also", "ref", "rules"}
+        unknown = set(node) - {"read", "also", "ref", "rules", "glossed"}
         if unknown:
             raise ReadingTableError(f"{key}: unknown key {sorted(unknown)[0]!r}", path=doc.path, line=doc.line(key))
         reading = _reading(doc, node["read"], (key, "read")) if "read" in node else None
@@ -133,8 +152,28 @@ def parse_table(doc: YamlDoc) -> dict[str, Entry]:
                 rules.append(Rule(read, also, pattern, size, offset, why))
         if char in table:
             raise ReadingTableError(f"{key}: listed twice", path=doc.path, line=doc.line(key))
-        table[char] = Entry(reading, _also(doc, node.get("also"), (key, "also")), tuple(rules), ref)
+        also = _also(doc, node.get("also"), (key, "also"))
+        table[char] = Entry(reading, also, tuple(rules), ref, _glossed(doc, key, node.get("glossed")))
     return table
+
+
+def _glossed(doc: YamlDoc, key: object, items: object) -> tuple[Glossed, ...]:
+    """The ``glossed`` list of an entry: {read, by: [gloss words], ref (and also)}."""
+    out = []
+    for i, item in enumerate(items if isinstance(items, list) else [] if items is None else [items]):
+        at = (key, "glossed", i)
+        words = item.get("by") if isinstance(item, dict) else None
+        if set(item if isinstance(item, dict) else {"?"}) - {"read", "also", "by", "ref"} or not (
+            isinstance(words, list) and words and all(isinstance(w, str) and w for w in words)
+        ):
+            raise ReadingTableError(
+                f"{key}: a glossed reading has read, by (gloss words), ref (and also)",
+                path=doc.path,
+                line=doc.line(*at),
+            )
+        read, also = _reading(doc, item.get("read"), (*at, "read")), _also(doc, item.get("also"), (*at, "also"))
+        out.append(Glossed(read, also, tuple(normalize(w) for w in words), _text(doc, item, "ref", at)))
+    return tuple(out)
 
 
 @lru_cache(maxsize=1)
@@ -216,6 +255,44 @@ def readings_in(word: str, context: str = "", *, at: int | None = None) -> tuple
             options.append(tuple(dict.fromkeys((read or base[i], *also))))
         found.extend(" ".join(combo) for combo in product(*options))
     return tuple(dict.fromkeys(found))[:8]
+
+
+def _glossed_char(word: str, gloss: str) -> tuple[int, str] | None:
+    """Which character of ``word`` the gloss explains and by what: the whole gloss (at most three
+    characters) of a one-character word (放 = 置, 徧 = 一偏), or the one character a gloss of the same
+    length replaces (重賜 = 加賜: 重 by 加). None when the gloss explains no single character."""
+    w, g = normalize(word), normalize(gloss)
+    if len(w) == 1:
+        return (0, g) if 0 < len(g) <= 3 else None
+    differ = [i for i in range(len(w)) if len(g) == len(w) and w[i] != g[i]]
+    return (differ[0], g[differ[0]]) if len(differ) == 1 else None
+
+
+def gloss_reading(word: str, gloss: str) -> tuple[int, str] | None:
+    """The reading a gloss of the book fixes for one character of ``word`` (the table's ``glossed``):
+    (its index in the word, its reading), or None. 錫 glossed 賜 is cì, 放 glossed 置 fàng."""
+    found = _glossed_char(word, gloss)
+    if found is None:
+        return None
+    i, said = found
+    entry = table().get(normalize(word)[i])
+    for rule in entry.glossed if entry else ():
+        if any(b in said for b in rule.by):
+            return i, rule.reading
+    return None
+
+
+def reading_by_gloss(word: str, glosses: Iterable[str], context: str = "", *, at: int | None = None) -> str | None:
+    """``word`` read in ``context`` with the character its glosses explain read as they fix it, when
+    every gloss that fixes a reading fixes the same one; None when no gloss (or no one reading) does."""
+    fixed = {f for f in (gloss_reading(word, g) for g in glosses) if f}
+    if len(fixed) != 1:
+        return None
+    (i, read), syllables = next(iter(fixed)), reading_in(word, context, at=at).split(" ")
+    if len(syllables) != len(normalize(word)):
+        return None
+    syllables[i] = read
+    return " ".join(syllables)
 
 
 @lru_cache(maxsize=4096)
