@@ -5,11 +5,15 @@ at each card's line: a gloss saying whom the host bows to (揖 = 揖賔) dropped
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from anki.collection import Collection, ImportAnkiPackageRequest
+from click.testing import CliRunner
 
 from study.build import load_corpus, load_document
+from study.cli import cli
 from study.decks.items import step_sequence
 from study.decks.sequences import labels
 from study.terms.senses import senses_at
@@ -24,6 +28,39 @@ JIAN = "KR1d0044_008.txt"  # 士相見之禮
 DROPPED = [  # (file, line, term, gloss)
     (XIANG, 64, "揖", "揖賔"),  # whom the host bows to (揖揖賔也): the reverse card showed ～賔
 ]
+
+
+_STYLE = re.compile(r"<style>.*?</style>|<script.*?</script>", re.S)
+
+
+def _plain(html: str) -> str:
+    return re.sub(r"<[^>]+>|\s", "", _STYLE.sub("", html))
+
+
+@pytest.fixture(scope="module")
+def cards(tmp_path_factory) -> dict[str, list[tuple[str, str, str, dict[str, str]]]]:
+    """Per package: (front, back, note type, fields) of every card, built by ``study build`` and
+    rendered by a real Anki collection."""
+    out_dir = tmp_path_factory.mktemp("built")
+    stems = ("03-xiangyinjiuli", "08-shixiangjianzhili")
+    result = CliRunner().invoke(cli, ["build", *(str(ROOT / "decks" / f"{s}.yaml") for s in stems), "-o", str(out_dir)])
+    assert result.exit_code == 0, result.output
+    out = {}
+    for stem in stems:
+        col = Collection(str(tmp_path_factory.mktemp(stem) / "c.anki2"))
+        try:
+            col.import_anki_package(ImportAnkiPackageRequest(package_path=str(out_dir / f"{stem}.apkg")))
+            rendered = []
+            for cid in col.find_cards(""):
+                card = col.get_card(cid)
+                note = card.note()
+                rendered.append(
+                    (_plain(card.question()), _plain(card.answer()), note.note_type()["name"], dict(note.items()))
+                )
+            out[stem] = rendered
+        finally:
+            col.close()
+    return out
 
 
 def _steps(file: str, stage: str) -> list[tuple[str, str]]:
@@ -109,3 +146,28 @@ def test_no_step_label_of_the_book_is_told_apart_by_a_number_alone():
         "尸又三飯告飽祝侑之如初舉肩及獸…",
     ]
     assert labels(["主人答拜。", "賔拜。", "主人答拜。"]) == ["主人答拜〔一〕", "賔拜", "主人答拜〔二〕"]
+
+
+def test_no_reverse_card_names_a_character_of_its_answer_in_its_reference(cards):
+    """鄉飲酒禮's 「主阶也 《说文解字》（阼字条） 何词？」 gave 阼 of 阼階 away (15 such cards in the book,
+    all 阼階): the entry's note shows ～ for it; the back names the entry in full."""
+    reverse = [(q, a, f) for deck in cards.values() for q, a, kind, f in deck if kind.endswith("义→词")]
+    assert len(reverse) > 80
+    for q, _, f in reverse:
+        term = normalize(re.sub(r"<[^>]+>", "", f["Term"]))
+        assert term not in normalize(q), q
+        notes = re.findall(r"《[^》]*》（[^）]*）", q)
+        assert not {ch for n in notes for ch in normalize(n)} & set(term), q
+    (zuo,) = [(q, a) for q, a, f in reverse if f["Term"] == "阼階"]
+    assert "主阶也" in zuo[0] and "（～字条）" in zuo[0] and "阼" not in zuo[0]
+    assert "《说文解字》（阼字条）" in zuo[1]
+    # a reference note holding no character of its answer stays whole: 酢 = 客酌主人也 (醋字条)
+    (cu,) = [q for q, _, f in reverse if f["Term"] == "酢"]
+    assert "（醋字条）" in cu
+
+
+def test_no_card_of_the_two_rites_teaches_a_dropped_gloss(cards):
+    shown = [(q, a) for deck in cards.values() for q, a, kind, _ in deck if "词" in kind]  # term cards
+    assert not [a for _, a in shown if "西序，堂上西墙也" in a]
+    yi = [a for q, a in shown if q.startswith("鄉飲酒禮·迎賔揖何义")]
+    assert yi and all("推手" in a and "揖賔蔡" not in a for a in yi), yi

@@ -10,12 +10,14 @@
   A gloss that names two terms (祝接神佐食接尸) is no shared gloss: each term's card masks only
   its own headword, the other stays shown, and each card has one answer.
 - No 义→词 card is made whose clue holds an answer, or spells it out with other characters
-  between (衣衮而冠冕 → 衮冕): it could be read off its front.
+  between (衣衮而冠冕 → 衮冕): it could be read off its front. A reference work's note of its
+  entry names no character of an answer (《说文解字》（～字条） on 阼階's card).
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -23,7 +25,7 @@ from ..model import Gloss, Stage, Term
 from ..terms.reading import term_reading_at
 from ..terms.senses import gloss_key, masked_gloss, terms_sharing_gloss
 from ..text.normalize import normalize
-from .markup import esc, highlight, items, leave_out, mask, ruby, span, wrap
+from .markup import MASK, esc, highlight, items, leave_out, mask, ruby, span, wrap
 from .notedata import KIND_TAGS, NoteData, custom_deck, rite_deck, stage_label, tag
 from .selection import RiteChoice, Selection, TermChoice
 from .sequences import numeral, term_fact
@@ -42,6 +44,7 @@ CATEGORY_LABELS = {
     "other": "其他",
 }
 MAX_GLOSSES = 5
+_NOTE = re.compile(r"（[^）]*）")  # a reference work's note of its entry: 《说文解字》（阼字条）
 RANK = 0  # terms come first among a stage's notes
 
 
@@ -93,9 +96,21 @@ def _clue_items(glosses: Sequence[Gloss], places: Places, answers: Sequence[str]
         shown = _masked(g, answers)
         if shown is None:
             continue
-        html.append(span("gloss", shown) + span("who", mask("、".join(who), answers)))
+        html.append(span("gloss", shown) + span("who", _who_clue("、".join(who), answers)))
         text.append(shown)
     return html, text
+
+
+def _who_clue(who: str, answers: Sequence[str]) -> str:
+    """Who gave a gloss, as a 义→词 prompt shows it: each answer masked, and no character of an answer
+    in a reference work's note of its entry (《说文解字》（阼字条） gave 阼 of 阼階 away)."""
+    chars = {ch for a in answers for ch in normalize(a)}
+
+    def note(m: re.Match[str]) -> str:
+        return "".join(MASK if normalize(ch) in chars else ch for ch in m.group(0))
+
+    shown = mask(who, answers)
+    return _NOTE.sub(note, shown) if shown.startswith("《") else shown
 
 
 def _spelt(answers: Sequence[str], clues: Sequence[str]) -> bool:
