@@ -55,3 +55,18 @@ def test_the_evidence_comes_from_another_rule_somewhere_else_in_the_book():
     # 013:274 「…死者亦以韋為之韣弓衣也」 is read on 010:71, where 韣弓衣也 opens a clause (walk-bare)
     assert rules_at("KR1d0044_013.txt", 274).get(("韣", "弓衣")) == RULE
     assert rules_at("KR1d0044_010.txt", 71).get(("韣", "弓衣")) == "k:ye:walk-bare:end:short"
+
+
+def test_a_definiens_that_ran_on_into_the_tail_ends_where_the_tail_begins():
+    # 014:19 「廟謂殯宫爨竈也」: 廟 = 殯宫 (the walk read 殯宫爨竈); 013:550 「虞喪祭名虞安也」: 虞 = 喪祭名
+    found = rules_at("KR1d0044_014.txt", 19)
+    assert found.get(("廟", "殯宫")) == "k:wei:tail-cut:attested:short"
+    assert ("廟", "殯宫爨竈") not in found
+    found = rules_at("KR1d0044_013.txt", 550)
+    assert found.get(("虞", "喪祭名")) == "k:ye:tail-cut:attested:mid" and ("虞", "喪祭名虞安") not in found
+
+
+def test_a_gloss_of_the_clause_that_stops_before_the_tail_is_not_cut():
+    # 016:305 「祭俎取膚以祭也」 closes its own clause before 「尻尾骨屬連也」; 017:438 「須待也」 likewise
+    assert rules_at("KR1d0044_016.txt", 305).get(("祭俎", "取膚以祭")) == "k:ye:walk-bare:end:mid"
+    assert rules_at("KR1d0044_017.txt", 438).get(("須", "待")) == "k:ye:walk-bare:end:short"

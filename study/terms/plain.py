@@ -26,7 +26,7 @@ from ..text.commentary import commentators
 from ..text.normalize import normalize
 from .bookpairs import Pair
 from .glossrules import Context
-from .plainattest import attested_tails
+from .plainattest import attested_tails, cut_before
 from .plainchain import chain_splits, chain_tails
 from .plaincheck import gloss_ok, head_ok
 from .plainedge import gu_yue, ji_tail, jie_weizhi, mao, spelt_in, wei_edge, zhiqi
@@ -86,8 +86,9 @@ def read_plain(text: str, ctx: Context, pairs: Set[Pair] = frozenset()) -> Itera
     and those closing a clause whose pair the book reads elsewhere (``pairs``, study/terms/plainattest.py)."""
     norm = normalize(text)
     found, clauses = _read(text, ctx)
-    yield from found
-    yield from attested_tails(text, norm, list(clauses), ctx, pairs)
+    tails = list(attested_tails(text, norm, list(clauses), ctx, pairs))
+    yield from cut_before(text, norm, found, tails, ctx) if tails else found  # 「廟謂殯宫爨竈也」: 廟 = 殯宫
+    yield from tails
 
 
 Clause = tuple[int, int, bool, str | None]

@@ -10,16 +10,21 @@ chapters). It is read only where the book glosses the same pair confidently some
 Not where X stands just before, inside the definiens of the word before (「中侯中間也」: 中 is 侯中間, the
 middle of the target, not 間).
 
+A gloss read before the tail in the same clause whose definiens ran on into it ends where the tail
+begins (「廟謂殯宫爨竈也」: 廟 = 殯宫, not 殯宫爨竈; 「虞喪祭名虞安也」: 虞 = 喪祭名), on a path of its own,
+``tail-cut`` (:func:`cut_before`).
+
 Called by study/terms/plain.py once a segment's clauses are read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Set
+from collections.abc import Iterator, Sequence, Set
+from dataclasses import replace
 
 from .bookpairs import Pair
 from .glossrules import Context
-from .plaincheck import fault
+from .plaincheck import fault, gloss_ok
 from .plainfound import Found
 
 MAX_HEAD = 3
@@ -59,3 +64,19 @@ def attested_tails(
                 continue
             yield Found(text[j : j + len(head)], text[j + len(head) : end], "ye", j, speaker, "end", "tail-attested")
             break
+
+
+def cut_before(text: str, norm: str, found: Sequence[Found], tails: Sequence[Found], ctx: Context) -> list[Found]:
+    """``found`` with each definiens that runs on into a tail of ``tails`` cut where the tail begins."""
+    out = []
+    for f in found:
+        at = text.find(f.gloss, f.offset + len(f.term))
+        tail = next((t for t in tails if at >= 0 and at < t.offset < at + len(f.gloss)), None)
+        if tail is None:
+            out.append(f)
+            continue
+        gloss = norm[at : tail.offset]
+        head = norm[f.offset : f.offset + len(f.term)]
+        if len(gloss) >= 1 and gloss_ok(gloss) and not fault(head, gloss, "", False, ctx, ctx.classical.find(head)):
+            out.append(replace(f, gloss=text[at : tail.offset], how="attested", path="tail-cut"))
+    return out
