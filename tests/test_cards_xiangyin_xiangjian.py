@@ -12,8 +12,9 @@ import pytest
 from anki.collection import Collection, ImportAnkiPackageRequest
 from click.testing import CliRunner
 
-from study.build import load_corpus, load_document
+from study.build import Sources, load_corpus, load_document, plan_deck
 from study.cli import cli
+from study.decks.deckspec import load_deckspec
 from study.decks.items import step_sequence
 from study.decks.sequences import labels
 from study.terms.senses import senses_at
@@ -171,3 +172,28 @@ def test_no_card_of_the_two_rites_teaches_a_dropped_gloss(cards):
     assert not [a for _, a in shown if "西序，堂上西墙也" in a]
     yi = [a for q, a in shown if q.startswith("鄉飲酒禮·迎賔揖何义")]
     assert yi and all("推手" in a and "揖賔蔡" not in a for a in yi), yi
+
+
+def _only_blanks(text: str) -> bool:
+    return not re.sub(r"\{\{c\d+::.*?\}\}|<[^>]+>|[，。；、\s]", "", text)
+
+
+def test_no_cloze_blanks_its_whole_passage(cards):
+    """鄉飲酒禮's passage 無算爵 was a cloze 「[执觯者取所奠觯，洗，升]」: all blank, its hint a cut-off part of
+    鄉射's procedure — nothing to recall the answer from. 無算爵 keeps its term cards."""
+    xiang = cards["03-xiangyinjiuli"]
+    clozes = [f["Text"] for _, _, kind, f in xiang if kind.endswith("填空") and "Text" in f]
+    assert clozes and not [t for t in clozes if _only_blanks(t)]
+    assert not [t for t in clozes if "执觯者取所奠觯，洗，升" in t]
+    terms = [f["Term"] for _, _, kind, f in xiang if "Term" in f]
+    assert terms.count("無算爵") == 2  # 词→义 and 义→词
+    assert [t for t in clozes if "{{c1::逆降}}" in t]  # a cloze of a passage with words around its blank stays
+
+
+def test_no_cloze_of_the_whole_book_is_a_bare_blank():
+    """The whole book's package had six: 鄉飲酒禮's above, 喪服's 小功 and 緦麻 lists 「[...]」 (庶婦, 族昆弟) and
+    「[外兄弟姊妹]」 (姑之子), passages that are only the term; 866 clozes stay."""
+    notes = plan_deck(load_deckspec(ROOT / "decks" / "all.yaml"), Sources())
+    clozes = [dict(n.fields)["Text"] for n in notes if n.kind == "cloze"]
+    assert len(clozes) > 800 and not [t for t in clozes if _only_blanks(t)]
+    assert [t for t in clozes if "{{c1::寄公::諸侯失國而寓於他國者}}為所寓" in t]  # a blank with words around it

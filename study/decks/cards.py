@@ -94,9 +94,18 @@ def _hint(t: Term) -> str:
     return best
 
 
+def _all_blank(key: str, spans: list[tuple[int, int, Term]]) -> bool:
+    """Whether the blanks cover every character of the passage (``key``, normalised) but punctuation."""
+    blank = set()
+    for start, end, _ in spans:
+        blank.update(range(start, end))
+    return all(i in blank or not ch.strip("，。；：、！？ ") for i, ch in enumerate(key))
+
+
 def cloze_note(selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, seen: set[str], base: NoteData):
     """A cloze over the glossed terms of a unit not yet clozed in its stage (``seen``; every
-    occurrence of a term shares its number); None when there is none."""
+    occurrence of a term shares its number); None when there is none, or when the blanks would be
+    the whole passage (its 义→词 card asks that)."""
     spec = selection.spec
     pool = [t for t in selection.cloze_pools.get(c.rite.name, ()) if t.normalized not in seen]
     stage_id = unit_id.partition("#")[0]
@@ -106,17 +115,17 @@ def cloze_note(selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, se
         return bool(senses_at(t, unit.text, at, c.rite.name, stage_id))
 
     spans = cloze_spans(unit.text, pool, max_terms=spec.max_cloze, fits=glossed)
+    if not spans or _all_blank(normalize(unit.text), spans):
+        return None  # a blank for the whole passage leaves nothing to recall it from (喪服's 「[...]」: 庶婦)
     seen.update(t.normalized for _, _, t in spans)
-    if not spans:
-        return None
     numbers: dict[str, int] = {}
     for _, _, t in spans:
         numbers.setdefault(t.normalized, len(numbers) + 1)
     text, pos, out = unit.text, 0, []
-    senses: dict[str, tuple[Gloss, ...]] = {}  # per term, the glosses of its first occurrence here
+    senses: dict[str, tuple[Gloss, ...]] = {}  # per term, the glosses of its occurrences here, in order
     for start, end, t in spans:
         here = senses_at(t, text, start, c.rite.name, stage_id)  # the sense of this occurrence
-        senses.setdefault(t.normalized, here)
+        senses[t.normalized] = (*senses.get(t.normalized, ()), *here)
         hint = _hint(replace(t, glosses=here))
         out += [
             cloze_text(text[pos:start]),
@@ -130,7 +139,7 @@ def cloze_note(selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, se
         first.setdefault(t.normalized, start)
     glossed = [
         ruby(t.term, term_reading_at(t, text, first[t.normalized]))
-        + span("gloss", "；".join(dict.fromkeys(g.gloss for g in (senses.get(t.normalized) or t.glosses)[:3])))
+        + span("gloss", "；".join(list(dict.fromkeys(g.gloss for g in senses.get(t.normalized) or t.glosses))[:3]))
         for t in terms.values()
     ]
     custom = () if spec.max_cloze == DEFAULT_CLOZE else (f"max{spec.max_cloze}",)
