@@ -17,7 +17,7 @@ from .curated import Curated, CuratedTerm, occurrences
 from .glosses import extract_glosses
 from .lexicon import category_of
 from .named import commentary_lines
-from .reading import reading_by_gloss, reading_in
+from .reading import gloss_reading, reading_by_gloss, reading_in
 from .senses import gloss_fits
 from .snippets import snippet
 from .windows import apart, explained_words, in_its_passage, kept_to_its_use, particle, scoped
@@ -181,6 +181,7 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
                     )
                 )
     sentences = _sentences(documents)
+    fixes = _note_fixes(by_term)
     rite_texts = _rite_texts(documents)
     terms: list[Term] = []
     for norm, glosses in by_term.items():
@@ -211,7 +212,7 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
             Term(
                 term=headword,
                 normalized=norm,
-                pinyin=(c.pinyin if c and c.pinyin else _reading(headword, glosses, example)),
+                pinyin=(c.pinyin if c and c.pinyin else _reading(headword, glosses, example, fixes)),
                 category=c.category if c else _category(norm, glosses),
                 glosses=tuple(glosses),
                 example=example,
@@ -226,21 +227,37 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
 GLOSS_REACH = 12  # lines from the example's classic line to the note glossing it
 
 
-def _reading(headword: str, glosses: Sequence[Gloss], example: Example | None) -> str:
+def _note_fixes(by_term: dict[str, list[Gloss]]) -> dict[tuple[str, int], dict[str, str]]:
+    """Per note (file, line), the readings its glosses of single characters fix (016:181 錫賜也 →
+    錫 cì): a longer word the same note glosses (錫衣 = 命服) reads that character so too."""
+    out: dict[tuple[str, int], dict[str, str]] = defaultdict(dict)
+    for norm, glosses in by_term.items():
+        for g in glosses if len(norm) == 1 else ():
+            fixed = gloss_reading(norm, g.gloss) if g.line is not None else None
+            if fixed:
+                out[(g.file, g.line or 0)][norm] = fixed[1]
+    return out
+
+
+def _reading(
+    headword: str, glosses: Sequence[Gloss], example: Example | None, fixes: dict[tuple[str, int], dict[str, str]]
+) -> str:
     """The headword read in its example; where the gloss the example stands nearest (the first with a
-    line, as :func:`_example` chooses) is the note on that very line and fixes the reading of the
-    character it explains, read as it fixes it (放 glossed 置 is fàng, 錫 glossed 賜 cì: the reading
-    shown beside a gloss agrees with it)."""
+    line, as :func:`_example` chooses) is the note on that very line and fixes the reading of a
+    character (放 glossed 置 is fàng; 錫衣 = 命服 in the note that says 錫賜也 is cì yī), read as the
+    note fixes it: the reading shown beside a gloss agrees with it."""
     context, at = (example.text, example.at) if example else ("", None)
+    read = reading_in(headword, context, at=at)
     anchor = next((g for g in glosses if g.line is not None), None)
-    near = (
-        anchor is not None
-        and example is not None
-        and anchor.file == example.file
-        and 0 <= (anchor.line or 0) - example.line <= GLOSS_REACH
-    )
-    fixed = reading_by_gloss(headword, [anchor.gloss], context, at=at) if near and anchor else None
-    return fixed or reading_in(headword, context, at=at)
+    if anchor is None or example is None or anchor.file != example.file:
+        return read
+    if not 0 <= (anchor.line or 0) - example.line <= GLOSS_REACH:
+        return read
+    fixed = reading_by_gloss(headword, [anchor.gloss], context, at=at)
+    note, norm, syllables = fixes.get((anchor.file, anchor.line or 0), {}), normalize(headword), read.split(" ")
+    if fixed is None and len(norm) > 1 and len(syllables) == len(norm) and set(norm) & set(note):
+        fixed = " ".join(note.get(c, s) for c, s in zip(norm, syllables, strict=True))
+    return fixed or read
 
 
 def filter_terms(terms: Iterable[Term], *, rite: str | None = None) -> list[Term]:
