@@ -197,3 +197,12 @@ def test_no_cloze_of_the_whole_book_is_a_bare_blank():
     clozes = [dict(n.fields)["Text"] for n in notes if n.kind == "cloze"]
     assert len(clozes) > 800 and not [t for t in clozes if _only_blanks(t)]
     assert [t for t in clozes if "{{c1::寄公::諸侯失國而寓於他國者}}為所寓" in t]  # a blank with words around it
+
+
+def test_the_guests_are_not_taught_as_the_shi():
+    """The teacher's 众賔 = 士即众賔也 (the 鄉射 excerpt: 大夫耦士…士即衆賔也) said who the guests are, the
+    mirror of 士 = 衆賔 (dropped at 003:417, 004:400); its 词→义 card held the word in its answer."""
+    for file in (XIANG, "KR1d0044_004.txt"):
+        t = book_terms(file).get(normalize("衆賔"))
+        assert t is None or "士即众賔也" not in {g.gloss for g in t.glosses}, file
+    assert "士" not in book_terms(XIANG) or "衆賔" not in {g.gloss for g in book_terms(XIANG)[normalize("士")].glosses}
