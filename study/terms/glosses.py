@@ -119,7 +119,7 @@ def extract_glosses(doc: Document, *, review: bool = True) -> list[Gloss]:
                 found.append((f.term, f.gloss, f.formula, f.offset, f.speaker or speaker, f"k:{f.rule}"))
             taken = {normalize(f[0]) for f in found}
             said = {normalize(f[1]) for f in found}
-            for term, gloss, formula, at, rule in read_unpunctuated(text, ctx, ""):
+            for term, gloss, formula, at, rule in _fallback(text, ctx):
                 nt, ng = normalize(term), normalize(gloss)
                 if (
                     formula == "you"
@@ -170,6 +170,21 @@ def extract_glosses(doc: Document, *, review: bool = True) -> list[Gloss]:
                     seen.add(mine)
                     out.append(g)
     return out
+
+
+_FALLBACK: dict[tuple[str, str, str, bool], tuple[tuple[str, str, str, int, str], ...]] = {}
+
+
+def _fallback(text: str, ctx: Context) -> tuple[tuple[str, str, str, int, str], ...]:
+    """The seeds' clause rules on a segment of the book (its 猶 glosses are kept), read once per
+    process by what they look at: the book is read twice, once for its evidence (book_evidence)."""
+    key = (text, ctx.classical, ctx.rite_text, ctx.intro)
+    hit = _FALLBACK.get(key)
+    if hit is None:
+        if len(_FALLBACK) > 20000:
+            _FALLBACK.clear()
+        hit = _FALLBACK[key] = tuple(read_unpunctuated(text, ctx, ""))
+    return hit
 
 
 def _method(doc: Document) -> list[Gloss]:
