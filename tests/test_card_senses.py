@@ -14,8 +14,9 @@ from study.build import Sources, load_document, plan_deck
 from study.decks.deckspec import load_deckspec
 from study.decks.notedata import NoteData
 from study.terms.glosses import extract_glosses
+from study.terms.senses import senses_at
 from study.text.normalize import normalize
-from tests.conftest import ROOT, TEXTS
+from tests.conftest import ROOT, TEXTS, book_terms
 
 
 @cache
@@ -124,3 +125,62 @@ def test_a_reverse_card_masks_its_answers_and_nothing_else(decks, stem):
             assert any(normalize(clue.replace("～", a)) in taught for a in answers), (n.identity, clue)
         fronts.setdefault((n.field("Context"), n.field("Clue")), set()).add(n.plain[1])
     assert fronts and all(len(a) == 1 for a in fronts.values())
+
+
+# --- 2. a cloze hint per occurrence; 3. one sense per card ----------------------------------------
+
+SHI_XIU = "士羞庶羞皆有大蓋執豆如宰"  # 公食大夫禮 設加饌 (卷七 174): 羞 the verb (進), then 庶羞's 羞 (肴美)
+
+
+def _fit(file: str, word: str, text: str, k: int, rite: str) -> list[str]:
+    t = book_terms(file)[normalize(word)]
+    at = [i for i in range(len(text)) if normalize(text).startswith(t.normalized, i)][k]
+    return [g.gloss for g in senses_at(t, text, at, rite) if g.taught]
+
+
+def test_a_word_glossed_twice_in_one_passage_is_read_in_the_commentarys_order():
+    """「羞進也品多曰庶肴美曰羞」: 羞 = 進 is said before the gloss of 庶, so of the 羞 before 庶; 肴美
+    after it, of 庶羞's 羞."""
+    assert _fit("KR1d0044_007.txt", "羞", SHI_XIU, 0, "公食大夫禮") == ["進"]
+    assert _fit("KR1d0044_007.txt", "羞", SHI_XIU, 1, "公食大夫禮") == ["肴美"]
+
+
+@pytest.fixture(scope="module")
+def gong_yan() -> dict[str, list[NoteData]]:
+    sources = Sources()
+    return {
+        stem: plan_deck(load_deckspec(ROOT / "decks" / f"{stem}.yaml"), sources)
+        for stem in ("07-gongshidafuli", "yanli", "01-shiguanli")
+    }
+
+
+def _blanks(notes: list[NoteData], passage: str) -> tuple[list[tuple[str, str]], str]:
+    """(answer, hint) of each blank of the cloze over ``passage``, and its back's glosses."""
+    for n in notes:
+        if n.model == "cloze" and passage in re.sub(r"\{\{c\d+::(.*?)(::.*?)?\}\}", r"\1", n.field("Text")):
+            blanks = [(a, h) for a, h in re.findall(r"\{\{c\d+::(.*?)(?:::(.*?))?\}\}", n.field("Text"))]
+            return blanks, re.sub(r"<[^>]+>", "|", n.field("Glosses"))
+    raise AssertionError(passage)
+
+
+def test_each_blank_of_a_cloze_is_hinted_with_the_sense_of_its_own_occurrence(gong_yan):
+    """公食 設加饌's cloze hinted both 羞 of 「士羞庶羞」 進; the second is 肴美 (庶羞, the dishes). The
+    back lists the sense of every blank."""
+    blanks, back = _blanks(gong_yan["07-gongshidafuli"], "士羞庶羞皆有大")
+    assert [h for a, h in blanks if a == "羞"] == ["進", "肴美"]
+    assert "進；肴美" in back
+
+
+@pytest.mark.parametrize(
+    ("stem", "term", "senses"),
+    [
+        ("07-gongshidafuli", "羞", [["進"], ["肴美"]]),  # 士羞, 庶羞
+        ("01-shiguanli", "筮", [["以蓍問吉凶"], ["蓍策"]]),  # 筮于廟門 (to divine), 筮與席 (the stalks)
+    ],
+)
+def test_a_term_card_teaches_one_sense_with_its_own_example(gong_yan, stem, term, senses):
+    cards = [n for n in gong_yan[stem] if n.model == "term" and n.field("Term") == term]
+    assert [_plain(n.field("Glosses")) for n in cards] == senses
+    examples = [re.sub(r"（句中.*", "", n.field("Sense")) for n in cards]
+    assert all('<b class="hl">' in e for e in examples)  # each card shows the sentence of its sense
+    assert [n.identity[-1] for n in cards] == [term, "1"]  # sense 0 keeps the term's identity

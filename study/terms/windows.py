@@ -16,8 +16,9 @@ from ..model import Document, Gloss, Segment, Stage
 from ..text.normalize import normalize, search_key
 from .curated import CuratedTerm
 from .glossrules import FUNCTION
-from .named import kept_to, named, of_its_use
+from .named import Window, in_reading_order, kept_to, named, of_its_use
 from .plaincheck import head_ok
+from .senses import pattern_spans
 
 PARTICLE_WINDOW = 2  # characters kept on each side of a particle for the sentence its gloss explains
 Said = Mapping[tuple[str, int], Sequence[str]]  # the commentary segments over each line
@@ -61,21 +62,37 @@ def particle(norm: str) -> bool:
 
 
 def words_around(
-    g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]], said: Said | None = None
-) -> list[str]:
-    """The words around ``norm`` (PARTICLE_WINDOW characters each side, never across punctuation)
-    in the classical text the commentary of ``g`` explains, longest first; with ``said`` (the
-    commentary of each line), only those the commentary beside ``g`` names if it names some
-    (:func:`~study.terms.named.named`: 匕 = 所以出飯 of 甑甗匕與敦, not of 鼎匕俎)."""
+    g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]], said: Said | None = None, *, order: bool = True
+) -> list[Window]:
+    """The words around each use of ``norm`` (PARTICLE_WINDOW characters each side, never across
+    punctuation) in the classical text the commentary of ``g`` explains, longest first; with
+    ``said`` (the commentary of each line), only those the commentary speaks of if it tells
+    (:func:`~study.terms.named.named`: 匕 = 所以出飯 of 甑甗匕與敦, not of 鼎匕俎; else, with
+    ``order``, :func:`~study.terms.named.in_reading_order`: 羞 = 進 of 士羞, 肴美 of 庶羞 in
+    「士羞庶羞」)."""
     word = r"[\u3400-\u9fff\U00020000-\U0002ffff]"
-    windows = set()
+    windows: set[Window] = set()
+    at_use: dict[tuple[str, int], Window] = {}
     for key in map(normalize, explained.get((g.file or "", g.line or 0), ())):
         for m in re.finditer(re.escape(norm), key):
             before = re.search(rf"{word}{{0,{PARTICLE_WINDOW}}}$", key[: m.start()])
             after = re.match(rf"{word}{{0,{PARTICLE_WINDOW}}}", key[m.end() :])
-            windows.add((before.group(0) if before else "") + norm + (after.group(0) if after else ""))
-    ordered = sorted(windows, key=lambda w: (-len(w), w))
-    return named(g, norm, ordered, said) if said is not None else ordered
+            w = (before.group(0) if before else "", after.group(0) if after else "")
+            windows.add(w)
+            at_use[(key, m.start())] = w
+    ordered = sorted(windows, key=lambda w: (-len(w[0] + w[1]), w[0] + norm + w[1]))
+    if said is None:
+        return ordered
+    chosen = named(g, norm, ordered, said)
+    if len(chosen) < len(ordered):
+        return chosen
+    passages = {key for key, _ in at_use}
+    if order and len(passages) == 1:
+        (passage,) = passages
+        at = in_reading_order(g, norm, passage, said)
+        if at is not None:
+            return [at_use[(passage, at)]]
+    return ordered
 
 
 def in_its_passage(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]]) -> Gloss:
@@ -85,7 +102,7 @@ def in_its_passage(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[
     windows = words_around(g, norm, explained)
     if not windows or g.pattern is not None:
         return g
-    return replace(g, pattern=kept_to(windows))
+    return replace(g, pattern=kept_to(norm, windows))
 
 
 def apart(glosses: list[Gloss], norm: str, explained: Mapping[tuple[str, int], set[str]]) -> list[Gloss]:
@@ -104,9 +121,11 @@ def apart(glosses: list[Gloss], norm: str, explained: Mapping[tuple[str, int], s
 def kept_to_its_use(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set[str]], said: Said) -> Gloss:
     """A commentary gloss kept to the use of its word the commentary names
     (:func:`~study.terms.named.of_its_use`)."""
-    return (
-        g if g.formula == "curated" or g.line is None else of_its_use(g, norm, words_around(g, norm, explained), said)
-    )
+    if g.formula == "curated" or g.line is None:
+        return g
+    # the commentary's reading order tells the uses apart only for a word glossed two ways here (:func:`apart`)
+    chosen = words_around(g, norm, explained, said, order=g.pattern is not None)
+    return of_its_use(g, norm, words_around(g, norm, explained), chosen)
 
 
 def scoped(
@@ -120,14 +139,22 @@ def scoped(
     「一个」, the side-piece at 「左个」), it takes the where of the teacher's gloss whose pattern fits
     the place it is said of."""
     if c.rites and g.rite and normalize(g.rite) not in c.rites:  # said of another rite: kept there
-        windows = words_around(g, norm, explained, said) if len(norm) == 1 else []  # (个 = 枚 at 士虞禮's 俎釋三个)
-        return replace(g, pattern=kept_to(windows)) if windows else g
+        windows = (
+            words_around(g, norm, explained, said, order=False) if len(norm) == 1 else []
+        )  # (个 = 枚 at 士虞禮's 俎釋三个)
+        return replace(g, pattern=kept_to(norm, windows)) if windows else g
     patterned = list(dict.fromkeys(w for w in map(c.where, range(len(c.glosses))) if w[1] is not None))
-    windows = words_around(g, norm, explained, said) if len(norm) == 1 and patterned else []
+    windows = words_around(g, norm, explained, said, order=False) if len(norm) == 1 and patterned else []
     if windows:
-        fits = [(rites, pattern) for rites, pattern in patterned if any(re.search(pattern or "", w) for w in windows)]
+        fits = [(rites, pattern) for rites, pattern in patterned if any(_fits(pattern, norm, w) for w in windows)]
         if not fits:  # (its own place, its own rite: 中月而禫 of 士虞禮 is 間 too)
-            return replace(g, pattern=kept_to(windows))
+            return replace(g, pattern=kept_to(norm, windows))
         if len(fits) == 1 or (c.rites, c.pattern) not in fits:
             return replace(g, pattern=fits[0][1], scope=fits[0][0])
     return replace(g, pattern=c.pattern, scope=c.rites)
+
+
+def _fits(pattern: str | None, norm: str, w: Window) -> bool:
+    """Whether a teacher's pattern takes the use at the centre of window ``w``."""
+    text, at = w[0] + norm + w[1], len(w[0])
+    return any(a <= at and at + len(norm) <= b for a, b in pattern_spans(pattern or norm, text))
