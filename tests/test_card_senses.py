@@ -130,6 +130,7 @@ def test_a_reverse_card_masks_its_answers_and_nothing_else(decks, stem):
 # --- 2. a cloze hint per occurrence; 3. one sense per card ----------------------------------------
 
 SHI_XIU = "士羞庶羞皆有大蓋執豆如宰"  # 公食大夫禮 設加饌 (卷七 174): 羞 the verb (進), then 庶羞's 羞 (肴美)
+ZUN = "司宫尊于東楹之西兩方壺左𤣥酒南上公尊瓦大兩"  # 燕禮 陳饌器 (卷五 31): 尊 the verb (設酒尊), then the vessel
 
 
 def _fit(file: str, word: str, text: str, k: int, rite: str) -> list[str]:
@@ -140,9 +141,12 @@ def _fit(file: str, word: str, text: str, k: int, rite: str) -> list[str]:
 
 def test_a_word_glossed_twice_in_one_passage_is_read_in_the_commentarys_order():
     """「羞進也品多曰庶肴美曰羞」: 羞 = 進 is said before the gloss of 庶, so of the 羞 before 庶; 肴美
-    after it, of 庶羞's 羞."""
+    after it, of 庶羞's 羞. 「司宫…尊設酒尊也東楹之西」: 尊 = 設酒尊 stands between 司宫 and 東楹, so
+    it is the 尊 of 司宫尊于東楹, not the vessels 公尊瓦大 (the teacher's 酒器也)."""
     assert _fit("KR1d0044_007.txt", "羞", SHI_XIU, 0, "公食大夫禮") == ["進"]
     assert _fit("KR1d0044_007.txt", "羞", SHI_XIU, 1, "公食大夫禮") == ["肴美"]
+    assert _fit("KR1d0044_005.txt", "尊", ZUN, 0, "燕禮") == ["設酒尊"]
+    assert _fit("KR1d0044_005.txt", "尊", ZUN, 1, "燕禮") == ["酒器也"]
 
 
 @pytest.fixture(scope="module")
@@ -169,11 +173,16 @@ def test_each_blank_of_a_cloze_is_hinted_with_the_sense_of_its_own_occurrence(go
     blanks, back = _blanks(gong_yan["07-gongshidafuli"], "士羞庶羞皆有大")
     assert [h for a, h in blanks if a == "羞"] == ["進", "肴美"]
     assert "進；肴美" in back
+    # 燕禮 陳饌器: the verb 尊 (設酒尊 holds its headword: no hint), then the vessels (酒器也)
+    blanks, back = _blanks(gong_yan["yanli"], "司宫尊于東楹之西")
+    assert [h for a, h in blanks if a == "尊"] == ["", "酒器也", "酒器也"]
+    assert "設酒尊；酒器也" in back
 
 
 @pytest.mark.parametrize(
     ("stem", "term", "senses"),
     [
+        ("yanli", "尊", [["設酒尊"], ["酒器也"]]),  # the verb 司宫尊于…, the vessel 公尊瓦大
         ("07-gongshidafuli", "羞", [["進"], ["肴美"]]),  # 士羞, 庶羞
         ("01-shiguanli", "筮", [["以蓍問吉凶"], ["蓍策"]]),  # 筮于廟門 (to divine), 筮與席 (the stalks)
     ],
@@ -184,3 +193,37 @@ def test_a_term_card_teaches_one_sense_with_its_own_example(gong_yan, stem, term
     examples = [re.sub(r"（句中.*", "", n.field("Sense")) for n in cards]
     assert all('<b class="hl">' in e for e in examples)  # each card shows the sentence of its sense
     assert [n.identity[-1] for n in cards] == [term, "1"]  # sense 0 keeps the term's identity
+
+
+def test_the_cards_of_two_senses_render_in_anki(tmp_path):
+    """燕禮 built and imported into a real Anki collection: 尊 is two notes, each card showing one
+    sense; the cloze over 司宫尊于東楹 hints the vessels 酒器也 and never 設酒尊."""
+    from anki.collection import Collection, ImportAnkiPackageRequest
+    from click.testing import CliRunner
+
+    from study.cli import cli
+    from study.decks.apkg import NAMES
+
+    out = tmp_path / "yanli.apkg"
+    result = CliRunner().invoke(
+        cli, ["build", str(ROOT / "decks" / "yanli.yaml"), "-o", str(out)], catch_exceptions=False
+    )
+    assert result.exit_code == 0, result.output
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        col.import_anki_package(ImportAnkiPackageRequest(package_path=str(out)))
+        notes = [col.get_note(n) for n in col.find_notes(f'"note:{NAMES["term"]}"')]
+        zun = [n for n in notes if n["Term"] == "尊"]
+        shown = sorted(_plain(n["Glosses"]) for n in zun)
+        assert shown == [["設酒尊"], ["酒器也"]]
+        for n in zun:
+            for card in n.cards():
+                answer = card.answer()
+                assert ("設酒尊" in answer) != ("酒器也" in answer)  # one sense on each card
+        (cloze,) = [
+            col.get_note(n) for n in col.find_notes(f'"note:{NAMES["cloze"]}"') if "司宫{{c" in col.get_note(n)["Text"]
+        ]
+        question = next(c for c in cloze.cards() if c.ord == 0).question()
+        assert "酒器也" in question and "設酒尊" not in question
+    finally:
+        col.close()

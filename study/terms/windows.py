@@ -137,14 +137,14 @@ def scoped(
     around it there, as a particle's does (中 = 中幅侯心 at 「侯中」, 中 = 間 at 「中等」: one stage of
     鄉射禮 uses 中 in all three senses). Where the teacher scoped each gloss apart (个: the arrow at
     「一个」, the side-piece at 「左个」), it takes the where of the teacher's gloss whose pattern fits
-    the place it is said of."""
+    the place it is said of. The place is the use the commentary speaks of, where it tells
+    (:func:`words_around`): 燕禮's 尊 = 設酒尊 is said of 「司宫尊于東楹」, the verb the teacher's
+    尊 (the vessel) leaves out, so it keeps there and does not join the vessel's card."""
     if c.rites and g.rite and normalize(g.rite) not in c.rites:  # said of another rite: kept there
-        windows = (
-            words_around(g, norm, explained, said, order=False) if len(norm) == 1 else []
-        )  # (个 = 枚 at 士虞禮's 俎釋三个)
+        windows = words_around(g, norm, explained, said) if len(norm) == 1 else []  # (个 = 枚 at 士虞禮's 俎釋三个)
         return replace(g, pattern=kept_to(norm, windows)) if windows else g
     patterned = list(dict.fromkeys(w for w in map(c.where, range(len(c.glosses))) if w[1] is not None))
-    windows = words_around(g, norm, explained, said, order=False) if len(norm) == 1 and patterned else []
+    windows = words_around(g, norm, explained, said) if len(norm) == 1 and patterned else []
     if windows:
         fits = [(rites, pattern) for rites, pattern in patterned if any(_fits(pattern, norm, w) for w in windows)]
         if not fits:  # (its own place, its own rite: 中月而禫 of 士虞禮 is 間 too)
