@@ -227,3 +227,33 @@ def test_the_cards_of_two_senses_render_in_anki(tmp_path):
         assert "酒器也" in question and "設酒尊" not in question
     finally:
         col.close()
+
+
+# --- the web quiz's gloss→term questions, as the cards' -------------------------------------------
+
+
+def test_a_quiz_question_on_a_gloss_masks_its_answers_and_accepts_no_term_it_shows():
+    """The web quiz showed the gloss whole: 「推手曰揖，引手曰厌」 asked 揖, 「八尺曰寻」 寻 (102 of the
+    seeds' 138 gloss→term questions held their answer). Now every prompt masks what it accepts;
+    a term the gloss names (祝接神佐食接尸) is shown and not accepted."""
+    import random
+
+    from study.build import load_terms
+    from study.learn.gather import build_catalog
+    from study.learn.quiz import present
+    from study.terms.senses import gloss_prompt
+    from tests.conftest import SEED_PATHS
+
+    assert gloss_prompt("祝", "祝接神佐食接尸", ["祝", "佐食"]) == ("～接神佐食接尸", ("祝",))
+    assert gloss_prompt("佐食", "祝接神佐食接尸", ["祝", "佐食"]) == ("祝接神～接尸", ("佐食",))
+    assert gloss_prompt("尋", "八尺", ["尋", "仞"]) == ("八尺", ("尋", "仞"))  # a shared gloss: both right
+    checked = 0
+    for paths in (SEED_PATHS, [TEXTS / "KR1d0044_015.txt", TEXTS / "KR1d0044_016.txt"]):
+        docs = [load_document(p) for p in paths]
+        catalog = build_catalog(docs, load_terms(docs))
+        for item in catalog.select(family="vocab"):
+            if item.direction in ("g2t", "typed"):
+                q = present(item, catalog, random.Random(1))
+                assert not [a for a in q.accepted if normalize(a) in normalize(q.subject)], (item.id, q.subject)
+                checked += 1
+    assert checked > 300

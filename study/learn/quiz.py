@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..terms.reading import readings_in
+from ..terms.senses import gloss_prompt
 from ..text.display import shown
 from .catalog import ORDER_MODES, Catalog, Family, Kind, QuizItem
 from .distractors import OPTIONS, _distractor_glosses, _distractor_terms, _passage_options, _Terms
@@ -123,14 +124,15 @@ def present(item: QuizItem, catalog: Catalog, rng: random.Random) -> Question:
             options = [gloss, *_distractor_glosses(term, catalog, rng)]
             rng.shuffle(options)
             return Question(item.id, Kind.CHOICE, "t2g", term.term, tuple(options), accepted=(gloss,))
-        # a gloss several terms share: each of them is right (the term asked about first)
-        sharing = tuple(dict.fromkeys((term.term, *catalog.terms_sharing(gloss))))
+        # a gloss several terms share: each of them is right (the term asked about first); the
+        # prompt masks them (士即衆賔 asks 衆賔 as 士即～), a term the gloss names stays shown
+        clue, sharing = gloss_prompt(term.term, gloss, catalog.terms_sharing(gloss))
         if item.direction == "g2t":
             options = [term.term, *_distractor_terms(term, catalog, rng)]
             rng.shuffle(options)
-            return Question(item.id, Kind.CHOICE, "g2t", gloss, tuple(options), accepted=sharing)
+            return Question(item.id, Kind.CHOICE, "g2t", clue or gloss, tuple(options), accepted=sharing)
         if item.direction == "typed":
-            return Question(item.id, Kind.TYPED, "typed", gloss, accepted=(*sharing, term.normalized))
+            return Question(item.id, Kind.TYPED, "typed", clue or gloss, accepted=(*sharing, term.normalized))
         context = term.example.text if term.example else ""
         accepted = tuple(dict.fromkeys((term.pinyin, *_readings(term.term, context))))
         return Question(item.id, Kind.TYPED, "pinyin", term.term, accepted=accepted)

@@ -5,7 +5,9 @@ For the cards (study/decks/) and the quiz (study/learn/):
 - :func:`masked_gloss` — the gloss with its headword masked (「士即衆賔」 for 衆賔 → 「士即～」), or
   ``None`` when masking would leave nothing to ask (the gloss is the headword itself);
 - :func:`terms_sharing_gloss` / :func:`accepted_terms` — every headword that shares a gloss, so a
-  gloss→term question accepts each of them (or is not asked).
+  gloss→term question accepts each of them (or is not asked);
+- :func:`gloss_prompt` — a gloss→term question's prompt (its answers masked) and the headwords it
+  accepts (not one the gloss itself names: 「祝接神佐食接尸」 asks 祝 as 「～接神佐食接尸」).
 
 A gloss's place in words (卷, rite, stage, printed page and line, commentator) is said by
 study/decks/sources.py (``Places``), for the cards and the quiz alike.
@@ -62,6 +64,21 @@ def terms_sharing_gloss(terms: Iterable[Term]) -> dict[str, tuple[str, ...]]:
 def accepted_terms(gloss: str, terms: Iterable[Term]) -> tuple[str, ...]:
     """Every headword a gloss→term question on ``gloss`` must accept (empty: no term has it)."""
     return terms_sharing_gloss(terms).get(gloss_key(gloss), ())
+
+
+def gloss_prompt(term: str, gloss: str, sharing: Iterable[str] = ()) -> tuple[str | None, tuple[str, ...]]:
+    """A gloss→term question on ``gloss`` asking ``term``: the headwords it accepts — ``term``, then
+    each of ``sharing`` (the headwords glossed the same way) that the gloss does not name itself
+    (「祝接神佐食接尸」 asks 祝 and shows 佐食) — and its prompt, the gloss with each of them masked
+    (None when that leaves nothing to ask)."""
+    said = normalize(gloss)
+    accepted = tuple(
+        dict.fromkeys([term, *(o for o in sharing if normalize(o) != normalize(term) and normalize(o) not in said)])
+    )
+    prompt: str | None = gloss
+    for word in accepted:
+        prompt = masked_gloss(word, prompt) if prompt is not None else None
+    return prompt, accepted
 
 
 def gloss_fits(g: Gloss, term: str, text: str, index: int, rite: str, stage_id: str | None = None) -> bool:
