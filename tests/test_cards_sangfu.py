@@ -4,7 +4,6 @@ reverse card showing its answer) dropped at their lines."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,7 @@ import pytest
 from study.build import Sources, plan_deck
 from study.decks.deckspec import load_deckspec
 from study.text.normalize import normalize
-from tests.conftest import book_terms
+from tests.conftest import book_terms, shown_glosses
 
 ROOT = Path(__file__).resolve().parents[1]
 FILE = "KR1d0044_011.txt"
@@ -42,12 +41,7 @@ def test_a_fragment_or_a_gloss_saying_which_is_dropped_at_its_line(line, term, g
 
 def test_no_term_card_of_the_rite_shows_a_dropped_gloss():
     notes = plan_deck(load_deckspec(ROOT / "decks" / "11-sangfu.yaml"), Sources())
-    shown = set()
-    for n in notes:
-        f = dict(n.fields)
-        if "Term" in f:
-            plain = re.sub(r"<[^>]+>", "|", f["Glosses"])
-            shown |= {(normalize(f["Term"]), normalize(p)) for p in plain.split("|") if p}
+    shown = shown_glosses(notes)
     for _, term, gloss in DROPPED:
         assert (normalize(term), normalize(gloss)) not in shown, (term, gloss)
     for term, gloss in (("齊", "緝"), ("袪", "袖口"), ("貴妾", "姪娣"), ("庶母", "父有子妾")):
