@@ -80,7 +80,6 @@ def test_no_card_of_the_two_rites_shows_a_dropped_gloss(notes):
         assert (normalize(term), normalize(gloss)) not in shown, (term, gloss)
     # what the cards taught before on those words, and still do
     assert (normalize("宰"), normalize("上卿執政者")) in shown
-    assert (normalize("太史"), normalize("掌釋獲者")) in shown
 
 
 def _at(t, text: str, k: int, rite: str) -> set[str]:
