@@ -60,6 +60,8 @@ def _tails(norm: str, start: int, end: int, ctx: Context) -> Iterator[tuple[int,
             continue  # the definiens is a word of the text, or the headword part of a longer one (幼志)
         if norm[j - 1] == head:
             continue  # 「特殺殺一牲也」: the word just said, told again
+        if norm.startswith(head, start):
+            continue  # 「撫以手撫摩之也」: the clause opens with the word, glossed whole (撫 is not 摩之)
         yield j, head, gloss
 
 
