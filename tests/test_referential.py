@@ -94,7 +94,7 @@ def test_a_gloss_read_right_of_its_passage_is_withheld_when_it_says_who_or_which
     ("file", "line", "term", "gloss"),
     [
         ("KR1d0044_002.txt", 46, "宗子", "大宗子"),  # the great line's heir: 大 goes with 宗
-        ("KR1d0044_012.txt", 242, "塊", "上塊"),  # the book's 上 for 土: 土塊, a clod
+        ("KR1d0044_012.txt", 695, "塊", "土塊"),  # 枕塊: a clod of earth, 土 makes a word
         ("KR1d0044_013.txt", 18, "兆", "所營之墓域"),  # the plot laid out for the grave: no one's
         ("KR1d0044_012.txt", 17, "斂衾", "擬制大斂所用之衾"),  # the coverlet used at the great dressing
         ("KR1d0044_012.txt", 387, "功布", "小功之布"),  # cloth of the 小功 grade: 小 makes a word
