@@ -14,3 +14,23 @@ def test_a_tail_whose_word_opens_its_own_clause_is_not_read_as_a_chain_tail():
 def test_a_chain_tail_between_glosses_of_its_neighbours_is_still_read():
     # 012:65 「楔柱也角柶以角為柶長六寸綴拘也燕安也」: the clause opens with 角柶, the tail 綴 is another word
     assert rules_at("KR1d0044_012.txt", 65).get(("綴", "拘")) == "k:ye:chain-tail:end:short"
+
+
+def test_a_verb_with_its_object_zhi_glossed_by_wei_is_read():
+    # 004:742 「釋之謂解去之也」 on 「脫侯之左下綱而釋之」; 009:314 「内攝之謂反攝之不見毛也」
+    assert rules_at("KR1d0044_004.txt", 742).get(("釋之", "解去之")) == "k:wei:wei-zhi:end:mid"
+    assert rules_at("KR1d0044_009.txt", 314).get(("内攝之", "反攝之不見毛")) == "k:wei:wei-zhi:end:mid"
+
+
+def test_a_zhi_wei_gloss_ends_before_the_saying_it_quotes():
+    # 008:175 「先見之謂先拜見之禮所謂主人敬客則先拜客也」: 所謂… is a saying, not the gloss
+    found = rules_at("KR1d0044_008.txt", 175)
+    assert found.get(("先見之", "先拜見之禮")) == "k:wei:wei-zhi:end:mid"
+    assert not [g for (t, g) in found if t == "先見之" and "所謂" in g]
+
+
+def test_a_zhi_wei_clause_that_narrates_or_quotes_a_clause_of_the_text_is_not_read():
+    # 013:514 賈公彦曰「郤之謂折陳時美面向上今美面向下也」: then and now, the act narrated
+    assert not [g for (t, g) in rules_at("KR1d0044_013.txt", 514) if t == "郤之"]
+    # 006:350 「卒射右挾之謂矢發盡左手執弓以右手挾弦也」: a clause of the text, not a word
+    assert not [g for (t, g) in rules_at("KR1d0044_006.txt", 350) if t == "卒射右挾之"]

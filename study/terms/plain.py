@@ -33,6 +33,7 @@ from .plainedge import gu_yue, ji_tail, jie_weizhi, mao, spelt_in, wei_edge, zhi
 from .plainelide import doer_of_phrase, elided
 from .plainfound import FORMULA, Found
 from .plainlist import jie_list
+from .plainmid import wei_zhi
 from .plainqual import officer_kind, qualified, refers_to
 from .plaintool import tools
 from .plainwalk import _head_at, kind_of, walk
@@ -155,6 +156,8 @@ def _read_clauses(text: str, norm: str, ctx: Context, read: list[tuple[int, int,
         yield from kind_of(text, norm, start, end, closed, speaker, ctx)
         said = {f.offset for f in walked}
         yield from (f for f in wei_edge(text, norm, start, end, closed, speaker, ctx) if f.offset not in said)
+        zhi = wei_zhi(text, norm, start, end, closed, speaker, ctx)  # 「實之謂…」
+        yield from (f for f in zhi if f.offset not in said)
         yield from (f for f in mao(text, norm, start, end, speaker, ctx) if f.offset not in said)  # 「蹙恭敬不寧之貌」
         yield from (f for f in zhiqi(text, norm, start, end, speaker, ctx) if f.offset not in said)  # 「櫝蔵圭之器」
         listed = jie_list(text, norm, start, end, closed, speaker, ctx)  # 「刲擊皆殺也」
