@@ -10,6 +10,7 @@ from importlib import resources
 
 import pytest
 
+from study.terms.reading import readings_in
 from study.terms.readingfanqie import fanqie
 from study.terms.readingnotes import Note, Refusal, harvest, implied, places_read, table_rule
 from study.terms.readtable import parse_table
@@ -153,3 +154,11 @@ def test_a_rule_built_from_a_note_reads_its_place_as_the_note_says():
     (compiled,) = parse_table(doc)["干"].rules
     ctx, at = normalize(note.context), note.places[0]
     assert compiled.pattern.match(ctx, at - compiled.offset) and compiled.reading == "àn"
+
+
+def test_the_readings_left_open_are_read_with_a_reference():
+    # 士昏禮 姆加景: jǐng as written (景明衣也), jiǒng (= 褧, 楊慎 via 大詞典) accepted; 士喪禮
+    # 簪裳于衣: 簪 = 連 (段注: a loan for 鐕), zān
+    assert readings_in("景", "姆加景乃驅") == ("jǐng", "jiǒng")
+    assert readings_in("景", "介爾景福") == ("jǐng",)
+    assert readings_in("簪", "以爵弁服簪裳于衣") == ("zān",)
