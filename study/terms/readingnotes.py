@@ -38,6 +38,7 @@ _READ_AS = re.compile(
     r"(?P<x>[^\u3000 ○])(?:鄭康成|康成|鄭氏|鄭)?(?:謂|云|以為)?讀(?P<how>[為曰如若])(?P<y>[^\u3000 ○])"
 )
 _EMENDATION = re.compile(r"當為|當作|字之誤")
+_Found = tuple[str, str, str, tuple[int, int], tuple[int, ...]]  # kind, char, said, span, places
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,8 @@ class Note:
 
 @dataclass(frozen=True)
 class Refusal:
+    """A marker (音, 反, 如字, 讀為, 當為 …) that is no reading note, and why."""
+
     path: str
     line: int
     text: str  # the commentary around the marker
@@ -68,6 +71,8 @@ class Refusal:
 
 @dataclass(frozen=True)
 class Implied:
+    """What a note says the character reads."""
+
     reading: str | None  # None: the note gives no reading of the character
     why: str
 
@@ -102,17 +107,17 @@ def _stage_pieces(stage: Stage) -> tuple[Piece, ...]:
 def _pieces_notes(path: str, pieces: tuple[Piece, ...], notes: list[Note], refused: list[Refusal]) -> None:
     context = "".join(p.text for p in pieces if p.kind != "commentary")
     before = 0  # characters of the classic read so far
-    for piece in pieces:
+    for k, piece in enumerate(pieces):
         if piece.kind != "commentary":
             before += len(piece.text)
             continue
-        inline_after = before if before and piece is not pieces[0] else None
+        inline = k > 0 and pieces[k - 1].kind == "text"  # right after the classic it reads
         taken: set[int] = set()
         for m in _MARKER.finditer(piece.text):
             if m.start() in taken:
                 continue
             line = _line(piece, m.start())
-            found = _note_at(piece.text, m, context[:before], inline_after)
+            found = _note_at(piece.text, m, context[:before], inline)
             around = piece.text[max(0, m.start() - 6) : m.end() + 4]
             if isinstance(found, str):
                 refused.append(Refusal(path, line, around, found))
@@ -134,7 +139,7 @@ def _alone(text: str, start: int, end: int) -> bool:
     return (start == 0 or text[start - 1] in _LEFT) and (end == len(text) or text[end] in _GAP)
 
 
-def _note_at(text: str, m: re.Match[str], classic: str, inline_after: int | None):
+def _note_at(text: str, m: re.Match[str], classic: str, inline: bool) -> _Found | str:
     """The note the marker at ``m`` belongs to, or why it is none."""
     if _EMENDATION.match(text, m.start()):
         return "an emendation names another character, not a reading"
@@ -148,7 +153,7 @@ def _note_at(text: str, m: re.Match[str], classic: str, inline_after: int | None
             hit = shape.match(text, start) if start >= 0 else None
             if hit is None or bool(hit.group("x")) != named or not _alone(text, hit.start(), hit.end()):
                 continue
-            if not named and (hit.start() != 0 or inline_after is None):
+            if not named and (hit.start() != 0 or not inline):
                 return "a note without its character stands right after the classic text"
             said = hit.group("y") if kind == "音" else hit.group("a") + hit.group("b") if kind == "反切" else ""
             char = hit.group("x") if named else classic[-1]
@@ -160,7 +165,7 @@ def _note_at(text: str, m: re.Match[str], classic: str, inline_after: int | None
     return f"{m.group()} is no reading marker"
 
 
-def _read_as(text: str, m: re.Match[str], classic: str):
+def _read_as(text: str, m: re.Match[str], classic: str) -> _Found | str:
     for hit in _READ_AS.finditer(text, max(0, m.start() - 6), m.end() + 1):
         if hit.start("how") - 1 != m.start() or not (hit.start() == 0 or text[hit.start() - 1] in _LEFT):
             continue
