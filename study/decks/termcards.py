@@ -9,21 +9,26 @@
   (``Sense``: 亦可答：仞). Of two such cards that would look the same, only the first is made.
   A gloss that names two terms (祝接神佐食接尸) is no shared gloss: each term's card masks only
   its own headword, the other stays shown, and each card has one answer.
-- No 义→词 card is made whose clue holds an answer, or spells it out with other characters
-  between (衣衮而冠冕 → 衮冕): it could be read off its front. A reference work's note of its
-  entry names no character of an answer (《说文解字》（～字条） on 阼階's card).
+- No 义→词 card is made whose clue holds an answer, spells it out with other characters
+  between (衣衮而冠冕 → 衮冕) or holds two of its characters running (結于胸前 → 結于面): it
+  could be read off its front (:func:`~study.terms.senses.gives_away`). A reference work's note
+  of its entry names no character of an answer (《说文解字》（～字条） on 阼階's card).
+- A gloss that is itself a word of the rite — one of its terms, or a word of the reviewed lexicon
+  its text uses (拜辱 = 拜送, 筵 = 席) — is no clue: the card 「拜送 → 拜辱」 would teach another
+  answer to a word the student learns as itself. Left out of the clue; no clue left, no card.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..model import Gloss, Stage, Term
+from ..terms.lexicon import categories
 from ..terms.reading import term_reading_at
-from ..terms.senses import gloss_key, masked_gloss, terms_sharing_gloss
+from ..terms.senses import gives_away, gloss_key, masked_gloss, terms_sharing_gloss
 from ..text.normalize import normalize
 from .markup import MASK, esc, highlight, items, leave_out, mask, ruby, span, wrap
 from .notedata import KIND_TAGS, NoteData, custom_deck, rite_deck, stage_label, tag
@@ -88,13 +93,15 @@ def _masked(text: str, words: Sequence[str]) -> str | None:
     return text
 
 
-def _clue_items(glosses: Sequence[Gloss], places: Places, answers: Sequence[str]) -> tuple[list[str], list[str]]:
+def _clue_items(
+    glosses: Sequence[Gloss], places: Places, answers: Sequence[str], words: Collection[str] = ()
+) -> tuple[list[str], list[str]]:
     """The glosses as a 义→词 prompt: every right answer masked, a gloss that would be only the
-    mask left out; and as plain text."""
+    mask, or that is itself one of ``words`` (the rite's words), left out; and as plain text."""
     html, text = [], []
     for g, who in _merged(glosses, places):
         shown = _masked(g, answers)
-        if shown is None:
+        if shown is None or gloss_key(g) in words:
             continue
         html.append(span("gloss", shown) + span("who", _who_clue("、".join(who), answers)))
         text.append(shown)
@@ -113,18 +120,6 @@ def _who_clue(who: str, answers: Sequence[str]) -> str:
     return _NOTE.sub(note, shown) if shown.startswith("《") else shown
 
 
-def _spelt(answers: Sequence[str], clues: Sequence[str]) -> bool:
-    """Whether a clue holds every character of an answer of two or more, in its order, other
-    characters between (升堂而歌 → 升歌, 西階下之東 → 西階東): the 义→词 card could be read off its
-    front."""
-
-    def spells(answer: str, clue: str) -> bool:
-        rest = iter(clue)
-        return all(ch in rest for ch in answer)
-
-    return any(len(a) > 1 and spells(a, normalize(c)) for a in map(normalize, answers) for c in clues)
-
-
 @dataclass
 class RiteTerms:
     """The senses of a rite's terms and which terms share a gloss, computed once per rite."""
@@ -136,7 +131,11 @@ class RiteTerms:
 
     def __post_init__(self) -> None:
         self.sentences = rite_sentences(self.choice.rite)
-        self.sharing = terms_sharing_gloss(t for t in self.pool if self._in_rite(t))
+        own = [t for t in self.pool if self._in_rite(t)]
+        self.sharing = terms_sharing_gloss(own)
+        text = "\u3000".join(s.key for s in self.sentences)
+        # the rite's words: its terms, and the words of the reviewed lexicon its text uses
+        self.words = frozenset({t.normalized for t in own} | {w for w in categories() if w in text})
 
     def _in_rite(self, t: Term) -> bool:
         """Used or glossed in this rite (a text may hold several rites: 卷十七)."""
@@ -166,7 +165,7 @@ class RiteTerms:
     def clue_key(self, t: Term, sense: Sense, places: Places) -> tuple[object, ...]:
         stage = sense.stage.name if sense.stage else None
         answers = self.answers(t, sense)
-        return tuple(_clue_items(sense.glosses, places, answers)[1]), mask(
+        return tuple(_clue_items(sense.glosses, places, answers, self.words)[1]), mask(
             context(self.choice.rite.name, stage), answers
         )
 
@@ -275,9 +274,8 @@ def _sense_notes(selection, choice, places, rt: RiteTerms, sense: Sense, senses,
     )  # fmt: skip
     out = [forward]
     answers = rt.answers(t, sense)
-    clues, clue_text = _clue_items(sense.glosses, places, answers)
-    shown = " ".join(clue_text)
-    if not clues or any(normalize(a) in normalize(shown) for a in answers) or _spelt(answers, clue_text):
+    clues, clue_text = _clue_items(sense.glosses, places, answers, rt.words)
+    if not clues or gives_away(answers, clue_text):
         return out  # a clue that holds an answer, or spells it out (衣衮而冠冕 → 衮冕), asks nothing
     if not custom and not rt.host(t, sense, places):
         return out  # another term's card asks the same and accepts this one

@@ -120,19 +120,21 @@ def present(item: QuizItem, catalog: Catalog, rng: random.Random) -> Question:
         term = item.term
         assert term is not None
         gloss = _Terms.of(catalog).main_gloss(term)
-        if item.direction == "t2g":
-            options = [gloss, *_distractor_glosses(term, catalog, rng)]
-            rng.shuffle(options)
-            return Question(item.id, Kind.CHOICE, "t2g", term.term, tuple(options), accepted=(gloss,))
         # a gloss several terms share: each of them is right (the term asked about first); the
         # prompt masks them (士即衆賔 asks 衆賔 as 士即～), a term the gloss names stays shown
         clue, sharing = gloss_prompt(term.term, gloss, catalog.terms_sharing(gloss))
+        if item.direction == "t2g" or (clue is None and item.direction in ("g2t", "typed")):
+            # (a gloss that would answer its gloss→term question, 結于胸前 of 結于面, is not asked
+            # that way round: the learner is asked what the term means)
+            options = [gloss, *_distractor_glosses(term, catalog, rng)]
+            rng.shuffle(options)
+            return Question(item.id, Kind.CHOICE, "t2g", term.term, tuple(options), accepted=(gloss,))
         if item.direction == "g2t":
             options = [term.term, *_distractor_terms(term, catalog, rng)]
             rng.shuffle(options)
-            return Question(item.id, Kind.CHOICE, "g2t", clue or gloss, tuple(options), accepted=sharing)
+            return Question(item.id, Kind.CHOICE, "g2t", clue, tuple(options), accepted=sharing)
         if item.direction == "typed":
-            return Question(item.id, Kind.TYPED, "typed", clue or gloss, accepted=(*sharing, term.normalized))
+            return Question(item.id, Kind.TYPED, "typed", clue, accepted=(*sharing, term.normalized))
         context = term.example.text if term.example else ""
         accepted = tuple(dict.fromkeys((term.pinyin, *_readings(term.term, context))))
         return Question(item.id, Kind.TYPED, "pinyin", term.term, accepted=accepted)

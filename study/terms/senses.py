@@ -7,7 +7,10 @@ For the cards (study/decks/) and the quiz (study/learn/):
 - :func:`terms_sharing_gloss` / :func:`accepted_terms` — every headword that shares a gloss, so a
   gloss→term question accepts each of them (or is not asked);
 - :func:`gloss_prompt` — a gloss→term question's prompt (its answers masked) and the headwords it
-  accepts (not one the gloss itself names: 「祝接神佐食接尸」 asks 祝 as 「～接神佐食接尸」).
+  accepts (not one the gloss itself names: 「祝接神佐食接尸」 asks 祝 as 「～接神佐食接尸」);
+- :func:`gives_away` — whether a prompt, its answers masked, still answers itself: it holds an
+  answer, spells one out (衣衮而冠冕 → 衮冕) or holds two of its characters running (結于胸前 →
+  結于面); such a gloss→term question is not asked.
 
 A gloss's place in words (卷, rite, stage, printed page and line, commentator) is said by
 study/decks/sources.py (``Places``), for the cards and the quiz alike.
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..model import Gloss, Term
 from ..text.normalize import normalize, search_key
@@ -78,7 +81,25 @@ def gloss_prompt(term: str, gloss: str, sharing: Iterable[str] = ()) -> tuple[st
     prompt: str | None = gloss
     for word in accepted:
         prompt = masked_gloss(word, prompt) if prompt is not None else None
-    return prompt, accepted
+    return (None if prompt is None or gives_away(accepted, [prompt]) else prompt), accepted
+
+
+def gives_away(answers: Sequence[str], clues: Sequence[str]) -> bool:
+    """Whether a gloss→term prompt (``clues``, its answers already masked) answers itself: a clue
+    holds an answer; or holds every character of one of two or more in its order, other characters
+    between (升堂而歌 → 升歌, 衣衮而冠冕 → 衮冕); or holds two characters running of one, the
+    term's own words beyond its masked headword (結于胸前 → 結于面, 小臣之長 → 小臣正)."""
+    keys = [normalize(c) for c in clues]
+
+    def spells(answer: str, clue: str) -> bool:
+        rest = iter(clue)
+        return all(ch in rest for ch in answer)
+
+    for a in (normalize(x) for x in answers):
+        for c in keys:
+            if a in c or (len(a) > 1 and spells(a, c)) or any(a[i : i + 2] in c for i in range(len(a) - 1)):
+                return True
+    return False
 
 
 def gloss_fits(g: Gloss, term: str, text: str, index: int, rite: str, stage_id: str | None = None) -> bool:

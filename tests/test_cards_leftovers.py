@@ -1,0 +1,160 @@
+"""What the last card readers left (鄉飲酒禮, 士相見之禮 and the order cards of the whole book), fixed
+for the whole book and tested on its real decks: a 义→词 card whose clue is itself a word of the rite
+(拜送 → 拜辱), one whose clue holds part of its answer (結于胸前 → 結于面), a cloze whose back gives
+a blank another occurrence's sense (乃席), and order cards of a stage that is no sequence of acts."""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+
+import pytest
+from study.build import Sources, load_document, load_terms, plan_deck
+from study.decks.deckspec import load_deckspec
+from study.decks.notedata import NoteData
+from study.learn.gather import build_catalog
+from study.learn.quiz import present
+from study.terms.lexicon import categories
+from study.terms.senses import gives_away, gloss_key, gloss_prompt
+from study.text.normalize import normalize
+from tests.conftest import ROOT, TEXTS
+
+XIANG = "03-xiangyinjiuli"
+STAGE = "乡饮酒礼.设席器"
+JIAN = "08-shixiangjianzhili"
+
+
+@pytest.fixture(scope="module")
+def sources() -> Sources:
+    return Sources()
+
+
+@pytest.fixture(scope="module")
+def book(sources) -> list[NoteData]:
+    """Every note of the whole book's package (``decks/all.yaml``: every term of every rite)."""
+    return plan_deck(load_deckspec(ROOT / "decks" / "all.yaml"), sources)
+
+
+@pytest.fixture(scope="module")
+def decks(sources) -> dict[str, list[NoteData]]:
+    return {stem: plan_deck(load_deckspec(ROOT / "decks" / f"{stem}.yaml"), sources) for stem in (XIANG, JIAN)}
+
+
+def _clues(n: NoteData) -> list[str]:
+    return [html.unescape(g) for g in re.findall(r'class="gloss">(.*?)</span>', n.field("Clue"))]
+
+
+def _rite(n: NoteData) -> str:
+    return n.tags[-1].split("::")[0]
+
+
+def _term(n: NoteData) -> str:
+    return normalize(html.unescape(re.sub(r"<[^>]+>", "", n.field("Term"))))
+
+
+def _reverse(notes: list[NoteData], term: str) -> list[NoteData]:
+    return [n for n in notes if n.model == "term_reverse" and _term(n) == normalize(term)]
+
+
+# --- 1. a clue that is itself a word of the rite -------------------------------------------------
+
+
+def test_a_mat_is_not_asked_from_xi_a_word_of_the_rite_with_its_own_cards(decks):
+    """鄉飲酒禮 glosses 筵 席 (筵席也): the 义→词 card 「席 → 筵」 taught a second answer to 席, a term of
+    the rite with its own cards (席 = 布席); 筵's 词→义 card stays."""
+    notes = decks[XIANG]
+    assert not _reverse(notes, "筵") and _reverse(notes, "席")
+    assert [n for n in notes if n.model == "term" and _term(n) == normalize("筵") and n.plain[1] == "席"]
+
+
+def test_bai_ru_is_not_asked_from_bai_song_a_word_of_the_rite(tmp_path, sources):
+    """Read without the fourth reading's drops of 003:27 and 003:30, 鄉飲酒禮 glosses 拜辱 (主人退賔拜辱)
+    拜送: its sense card stays, but no 义→词 card asks 「拜送 → 拜辱」 — 拜送 is a word of the lexicon the
+    rite uses for itself (主人拜送爵), a prompt another answer would interfere with."""
+    drops = ('source: "KR1d0044_003.txt:27", gloss: 拜迎', 'source: "KR1d0044_003.txt:30", gloss: 拜送')
+    lines = (ROOT / "decks" / "glossary.yaml").read_text("utf-8").splitlines(keepends=True)
+    (tmp_path / "glossary.yaml").write_text("".join(x for x in lines if not any(d in x for d in drops)), "utf-8")
+    spec = (ROOT / "decks" / f"{XIANG}.yaml").read_text("utf-8")
+    (tmp_path / "spec.yaml").write_text(spec, "utf-8")
+    notes = plan_deck(load_deckspec(tmp_path / "spec.yaml"), sources)
+    forward = [n for n in notes if n.model == "term" and _term(n) == normalize("拜辱")]
+    assert any(n.plain[1] == "拜送" for n in forward)
+    assert "拜送" in categories() and not [n for n in _reverse(notes, "拜辱") if "拜送" in _clues(n)]
+
+
+def test_no_reverse_card_of_the_book_asks_from_a_word_of_its_rite(book):
+    """No 义→词 clue is a term of its rite (one with its own 词→义 card) or a word of the reviewed
+    lexicon its rite's text uses; the many that are not stay (a sample: more than 1,000)."""
+    terms: dict[str, set[str]] = {}
+    for n in book:
+        if n.model == "term":
+            terms.setdefault(_rite(n), set()).add(_term(n))
+    text: dict[str, str] = {}
+    for path in sorted(TEXTS.glob("KR1d0044_*.txt")):
+        for rite in load_document(path).rites:
+            runs = [p.text for s in rite.stages for p in s.passages] + [s.note_text for s in rite.stages]
+            text[normalize(rite.name)] = text.get(normalize(rite.name), "") + normalize("\u3000".join(runs))
+    lexicon = categories()
+    reverse = 0
+    for n in book:
+        if n.model != "term_reverse":
+            continue
+        reverse += 1
+        rite = _rite(n)
+        for clue in (c for c in _clues(n) if "～" not in c):  # (～尊 of 壺 is no word 尊)
+            key = gloss_key(clue)
+            assert key not in terms[rite], (rite, clue, n.plain)
+            assert not (key in lexicon and key in text[normalize(rite)]), (rite, clue, n.plain)
+    assert reverse > 1000
+
+
+# --- 3. a clue holding part of its answer ---------------------------------------------------------
+
+
+def test_jie_yu_mian_is_not_asked_from_a_gloss_holding_jie_yu(decks):
+    """士相見禮 glosses 結于面 (the pheasant's feet tied toward the face) 結于胸前: its 义→词 card
+    asked 「結于胸前」 for 結于面, the term's own 結于 on its front. Not made; its 词→义 card stays."""
+    notes = decks[JIAN]
+    assert not _reverse(notes, "結于面")
+    assert [n for n in notes if n.model == "term" and _term(n) == normalize("結于面") and n.plain[1] == "結于胸前"]
+
+
+def test_no_reverse_card_of_the_book_holds_two_characters_running_of_its_answer(book):
+    """Nor any other (小臣之長 → 小臣正, 背斧依而立 → 負斧依): no clue holds an answer, spells one out,
+    or holds two of its characters running."""
+    reverse = 0
+    for n in book:
+        if n.model == "term_reverse":
+            reverse += 1
+            answers = [normalize(a) for a in n.plain[1].split("、")]
+            for clue in _clues(n):
+                c = normalize(clue)
+                assert not [a for a in answers if any(a[i : i + 2] in c for i in range(len(a) - 1))], n.plain
+    assert reverse > 1000
+
+
+def test_a_gloss_holding_part_of_its_term_is_not_a_prompt():
+    assert gives_away(["結于面"], ["結于胸前"]) and gives_away(["衮冕"], ["衣衮而冠冕"])
+    assert not gives_away(["阼階"], ["主阶也"])  # one character shared is no part of the word
+    assert gloss_prompt("結于面", "結于胸前") == (None, ("結于面",))
+    assert gloss_prompt("衆賔", "士即衆賔也") == ("士即～也", ("衆賔",))
+
+
+def test_the_web_quiz_asks_jie_yu_mian_only_for_its_meaning():
+    """The quiz's gloss→term and typed questions on 結于面 would show 「結于胸前」: they ask what 結于面
+    means instead; no gloss→term or typed question of 士相見禮 and 鄉飲酒禮 holds part of an answer."""
+    docs = [load_document(TEXTS / f) for f in ("KR1d0044_003.txt", "KR1d0044_008.txt")]
+    catalog = build_catalog(docs, load_terms(docs))
+    checked = 0
+    for item in catalog.select(family="vocab"):
+        if item.direction not in ("g2t", "typed"):
+            continue
+        q = present(item, catalog, random.Random(1))
+        if item.term is not None and item.term.normalized == normalize("結于面"):
+            assert q.direction == "t2g" and q.subject == "結于面" and q.accepted == ("結于胸前",)
+            checked += 10
+        elif q.direction != "t2g":
+            assert not gives_away(q.accepted, [q.subject]), (item.id, q.subject)
+            checked += 1
+    assert checked > 100
