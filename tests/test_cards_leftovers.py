@@ -15,8 +15,10 @@ from study.decks.deckspec import load_deckspec
 from study.decks.notedata import NoteData
 from study.learn.gather import build_catalog
 from study.learn.quiz import present
+from study.model import Gloss
 from study.terms.lexicon import categories
-from study.terms.senses import gives_away, gloss_key, gloss_prompt
+from study.terms.senses import gives_away, gloss_key, gloss_prompt, senses_at
+from study.terms.windows import done_to
 from study.text.normalize import normalize
 from tests.conftest import ROOT, TEXTS
 
@@ -158,3 +160,32 @@ def test_the_web_quiz_asks_jie_yu_mian_only_for_its_meaning():
             assert not gives_away(q.accepted, [q.subject]), (item.id, q.subject)
             checked += 1
     assert checked > 100
+
+
+# --- 2. each blank of a cloze with its own occurrence's sense -------------------------------------
+
+XI = "乃席賔主人介衆賔之席皆不屬焉"  # 鄉飲酒禮 設席器 (卷三 35): 席 the verb (lay the mats), then the mats
+
+
+def test_laying_the_mats_is_not_the_sense_of_the_guests_mats():
+    """「席布席也」 explains 乃席 (the commentary reads on to 主人, 介 and 屬 after it): the 席 of
+    衆賔之席 is the mats themselves, and 布席 is no sense of it."""
+    t = load_terms([load_document(TEXTS / "KR1d0044_003.txt")])
+    (xi,) = [x for x in t if x.normalized == normalize("席")]
+    first, second = (i for i in range(len(XI)) if XI[i] == "席")
+    assert [g.gloss for g in senses_at(xi, XI, first, "鄉飲酒禮", STAGE)] == ["布席"]
+    assert [g.gloss for g in senses_at(xi, XI, second, "鄉飲酒禮", STAGE)] == []
+
+
+def test_a_gloss_putting_words_before_its_word_says_what_is_done_at_one_use():
+    assert done_to(Gloss("布席", file="f", line=1), "席") and done_to(Gloss("設酒尊也"), "尊")
+    assert not done_to(Gloss("壺尊也"), "壺") and not done_to(Gloss("席"), "席") and not done_to(Gloss("連接"), "屬")
+
+
+def test_the_cloze_of_nai_xi_blanks_only_the_laying_out(decks):
+    """The cloze 「乃[席]，賔主人介衆賔之[席]皆不屬焉」 gave the second blank 布席 on its back; now only
+    乃席 is blanked, and 席's 词→义 card marks that 席 alone."""
+    (cloze,) = [n for n in decks[XIANG] if n.model == "cloze" and "乃{{c1::席}}" in n.field("Text")]
+    assert cloze.field("Text").count("{{c") == 1 and "衆賔之席" in cloze.field("Text")
+    (card,) = [n for n in decks[XIANG] if n.model == "term" and _term(n) == normalize("席")]
+    assert card.field("Example").count('class="hl"') == 1

@@ -123,9 +123,19 @@ def kept_to_its_use(g: Gloss, norm: str, explained: Mapping[tuple[str, int], set
     (:func:`~study.terms.named.of_its_use`)."""
     if g.formula == "curated" or g.line is None:
         return g
-    # the commentary's reading order tells the uses apart only for a word glossed two ways here (:func:`apart`)
-    chosen = words_around(g, norm, explained, said, order=g.pattern is not None)
+    # the commentary's reading order tells the uses apart for a word glossed two ways here
+    # (:func:`apart`), and for a gloss that puts words before its word (:func:`done_to`)
+    chosen = words_around(g, norm, explained, said, order=g.pattern is not None or done_to(g, norm))
     return of_its_use(g, norm, words_around(g, norm, explained), chosen)
+
+
+def done_to(g: Gloss, norm: str) -> bool:
+    """Whether gloss ``g`` of ``norm`` ends with the word after words put before it (席 = 布席, 尊 =
+    設酒尊): what is done with the thing at one use, not what the thing is — 鄉飲酒禮's 「乃席賔主人
+    介衆賔之席皆不屬焉」 lays the mats out (乃席), then names them (衆賔之席). Where its passage uses
+    the word more than once, it is said of the use the commentary's reading order gives."""
+    said = normalize(g.gloss).removesuffix("也")
+    return len(said) > len(norm) and said.endswith(norm)
 
 
 def scoped(
