@@ -10,9 +10,12 @@ import random
 import re
 
 import pytest
+
 from study.build import Sources, load_document, load_terms, plan_deck
 from study.decks.deckspec import load_deckspec
+from study.decks.items import step_sequence
 from study.decks.notedata import NoteData
+from study.decks.sequences import in_sequence, states_a_rule
 from study.learn.gather import build_catalog
 from study.learn.quiz import present
 from study.model import Gloss
@@ -189,3 +192,47 @@ def test_the_cloze_of_nai_xi_blanks_only_the_laying_out(decks):
     assert cloze.field("Text").count("{{c") == 1 and "衆賔之席" in cloze.field("Text")
     (card,) = [n for n in decks[XIANG] if n.model == "term" and _term(n) == normalize("席")]
     assert card.field("Example").count('class="hl"') == 1
+
+
+# --- 4. order cards only for a sequence of acts ---------------------------------------------------
+
+RULES = {  # the stages of the book whose steps are rules or cases, not acts in order
+    ("士相見之禮", "言視之法"),  # 「凡言非對也…」 「與君言言使臣…」 「凡與大人言…」
+    ("士相見之禮", "稱辭"),  # 「凡自稱于君…」 「非以君命使則不稱寡…」
+    ("士相見之禮", "執幣玉之儀"),  # 「凡執幣者不趨…」 「執玉者則唯舒武…」
+    ("士相見之禮", "侍坐請退之節"),  # 「凡侍坐于君子…」 「夜侍坐問夜膳葷請退可也」
+    ("士相見之禮", "侍飲食于君"),  # 「若君賜之食則…」 「若君賜之爵則…」 …
+    ("士相見之禮", "見于君"),  # 始見, 庶人, 「士大夫則…」, 「若他邦之人則…」, 「凡燕見于君…」
+    ("士冠禮", "孤子冠"),  # 「若孤子則…」, the day, 「若殺則…」
+}
+
+
+def test_a_step_stating_a_rule_or_a_case_is_told_from_an_act():
+    assert states_a_rule("凡言非對也妥而後傳言") and states_a_rule("士大夫則奠摯再拜稽首君答一拜")
+    assert states_a_rule("夜侍坐問夜膳葷請退可也") and states_a_rule("若君賜之爵則下席再拜稽首受爵")
+    assert not states_a_rule("出迎于門外再拜賓答再拜主人揖入門右") and not states_a_rule("與君言言使臣")
+
+
+def test_only_stages_of_rules_or_cases_are_no_sequence_in_the_whole_book():
+    """Read over the step lists of all 17 卷 (355 stages of two steps or more): the seven whose steps
+    mostly state a rule or a case are no sequence; every other stage is."""
+    found, stages = set(), 0
+    for path in sorted(TEXTS.glob("KR1d0044_*.txt")):
+        for rite in load_document(path).rites:
+            for st in rite.stages:
+                texts = [e.text for e in step_sequence(rite, st).elements]
+                if st.name and len(texts) >= 2:
+                    stages += 1
+                    if not in_sequence(texts):
+                        found.add((rite.name, st.name))
+    assert found == RULES and stages > 300
+
+
+def test_the_rules_of_speech_and_looking_get_no_order_cards(decks):
+    """士相見禮's 言視之法 and 稱辭 had order cards asking which rule of speech comes after which; the
+    stages of its acts (請見, 復見) keep theirs."""
+    titles = {n.field("Title") for n in decks[JIAN] if n.kind == "steps"}
+    for rite, stage in RULES:
+        if rite == "士相見之禮":
+            assert not [t for t in titles if f" · {stage} · " in t], stage
+    assert [t for t in titles if " · 請見 · " in t] and [t for t in titles if " · 復見 · " in t]

@@ -24,7 +24,7 @@ from .items import Sequence_, stage_sequence, step_sequence
 from .markup import cloze_text, esc
 from .notedata import KIND_TAGS, NoteData, custom_deck, rite_deck, stage_label, tag
 from .selection import RiteChoice, Selection
-from .sequences import labels, stage_names, window_fact, windows
+from .sequences import in_sequence, labels, stage_names, window_fact, windows
 from .sources import place
 
 UNITS = {"stages": "个仪节", "steps": "步"}  # 下一个仪节 / 下一步
@@ -68,8 +68,8 @@ def _lists(selection: Selection, kind: str) -> Iterator[_List]:
             continue
         for stage in c.stages:
             seq = step_sequence(c.rite, stage)
-            if stage.name and len(seq.elements) >= 2:
-                texts = [e.text for e in seq.elements]
+            texts = [e.text for e in seq.elements]
+            if stage.name and len(texts) >= 2 and in_sequence(texts):  # (rules and cases have no order to learn)
                 title = f"{c.rite.name} · {names.get(stage.id, stage.name)}"
                 chosen = frozenset(e.id for e in seq.elements)
                 yield _List(c, seq, title, tuple(labels(texts)), tuple(texts), chosen, under=tuple(texts))

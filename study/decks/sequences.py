@@ -1,12 +1,14 @@
 """Helpers for ordered lists and stable fact ids. The Anki decks and the web quiz both use them.
 
-Four small tools for teaching the order of a rite's stages and of a stage's steps:
+Small tools for teaching the order of a rite's stages and of a stage's steps:
 
 - :func:`short_label` / :func:`labels`: a short label (at most :data:`LABEL_MAX` characters) for
   a step or stage, shown on order cards while the full sentence goes on the back.
   ``labels(texts)`` labels a whole list and makes every label unique within it.
 - :func:`windows`: overlapping windows of at most ``size`` items over a list. Every two
   neighbours share at least one window, so the order across window edges is taught too.
+- :func:`in_sequence`: whether a stage's steps are acts in order (not rules or cases: 士相見禮's
+  言視之法, 稱辭), so that they get order cards.
 - :func:`stage_names`: the stage names of a rite, with a repeated name numbered
   (``取矢视算〔一〕``, ``取矢视算〔二〕``), so no two questions look the same but have
   different answers.
@@ -28,6 +30,7 @@ Example::
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
@@ -46,6 +49,9 @@ _PUNCT = "，。；：！？、,.;:!?「」『』【】（）() \u3000"
 _MIN_CLAUSE = 4  # a first clause shorter than this takes the next one too (「賔对」 → 「賔对，主人坐」)
 _NUMERALS = "一二三四五六七八九十"
 _BARE = set("乃遂既则若又次无")  # a first clause of one of these alone says nothing of its step
+_MARK = re.compile(r"【[^】]*】")  # the book's own sentence marks (【句】)
+_CASE = tuple(normalize(w) for w in ("凡", "若"))  # a step opening so states a rule or a case
+_THEN, _MAY, _CASE_HEAD = normalize("則"), normalize("可也"), 8  # …則… in its first 8 characters; …可也
 
 T = TypeVar("T")
 
@@ -168,6 +174,22 @@ def labels(texts: Sequence[str], *, limit: int = LABEL_MAX, guide: Guide | None 
                 base = _show(sp, safe_cut(sp, room - 1)) + ELLIPSIS
             out[i] = base + mark
     return out
+
+
+def states_a_rule(text: str) -> bool:
+    """Whether a step says what is done in a case, or always, rather than an act in its place: it
+    opens with 凡 (whenever) or 若 (if), says 則 in its first words (士大夫則奠摯…, 非以君命使則不稱…),
+    or ends 可也 (may: 夜侍坐問夜膳葷請退可也)."""
+    key = normalize(_MARK.sub("", text)).strip(_PUNCT)
+    return key.startswith(_CASE) or _THEN in key[:_CASE_HEAD] or key.endswith(_MAY)
+
+
+def in_sequence(texts: Sequence[str]) -> bool:
+    """Whether a stage's steps are a sequence of acts, to be learnt in order: not when most of them
+    state a rule or a case (:func:`states_a_rule`) — 士相見禮's 言視之法 (「凡言非對也…」, 「與君言言
+    使臣…」, 「凡與大人言…」) and 稱辭 are rules of speech and looking, 侍飲食于君 what is done if the
+    lord gives food, if he gives a cup: their order is only the order the text tells them in."""
+    return sum(map(states_a_rule, texts)) * 2 <= len(texts)
 
 
 def numeral(n: int) -> str:
