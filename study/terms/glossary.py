@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..model import Document, Example, Gloss, Term
 from ..text.normalize import normalize, search_key
+from .bookpairs import one_look
 from .curated import Curated, CuratedTerm, occurrences
 from .glosses import extract_glosses
 from .lexicon import category_of
@@ -153,8 +154,10 @@ def build_terms(documents: Sequence[Document], curated: Curated | None = None, *
     order: dict[str, tuple[int, int]] = {}
     explained = explained_words(documents)
     said = commentary_lines(documents)
-    for d_index, doc in enumerate(documents):
-        for g in _extracted(doc):
+    with one_look():  # the book's files looked at once for the evidence of every text (bookpairs.py)
+        extracted = [_extracted(doc) for doc in documents]
+    for d_index, found in enumerate(extracted):
+        for g in found:
             if not (g.taught or withheld) or curated.drops(g):
                 continue
             norm = normalize(g.context)
