@@ -236,3 +236,11 @@ def test_the_rules_of_speech_and_looking_get_no_order_cards(decks):
         if rite == "士相見之禮":
             assert not [t for t in titles if f" · {stage} · " in t], stage
     assert [t for t in titles if " · 請見 · " in t] and [t for t in titles if " · 復見 · " in t]
+
+
+def test_the_web_quiz_asks_no_order_of_rules_either():
+    """The quiz's step-order questions follow the cards: none for 士相見禮's rules, its acts keep theirs."""
+    docs = [load_document(TEXTS / "KR1d0044_008.txt")]
+    catalog = build_catalog(docs, load_terms(docs))
+    asked = {i.sequence.title for i in catalog.select(family="order") if i.direction == "steps"}
+    assert "請見" in asked and not asked & {stage for rite, stage in RULES if rite == "士相見之禮"}

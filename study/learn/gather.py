@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 
 from ..decks.items import Sequence_, stage_sequence, step_sequence
-from ..decks.sequences import stage_names
+from ..decks.sequences import in_sequence, stage_names
 from ..decks.sources import Places
 from ..model import Document, Rite, Term
 from .catalog import (
@@ -105,8 +105,8 @@ def _order_items(d_index: int, rite: Rite, stages: Collection[str] | None, *, ex
         if stages is not None and stage.id not in stages:
             continue
         steps = step_sequence(rite, stage)
-        if len(steps.elements) < MIN_ORDER:
-            continue
+        if len(steps.elements) < MIN_ORDER or not in_sequence([e.text for e in steps.elements]):
+            continue  # (rules or cases, not acts in order: 士相見禮's 言視之法, 稱辭)
         line = stage.line or (stage.passages[0].span[0] if stage.passages else 0)
         for start, window in steps.windows(STEP_WINDOW, STEP_STEP):
             items.append(
