@@ -34,3 +34,26 @@ def test_a_zhi_wei_clause_that_narrates_or_quotes_a_clause_of_the_text_is_not_re
     assert not [g for (t, g) in rules_at("KR1d0044_013.txt", 514) if t == "郤之"]
     # 006:350 「卒射右挾之謂矢發盡左手執弓以右手挾弦也」: a clause of the text, not a word
     assert not [g for (t, g) in rules_at("KR1d0044_006.txt", 350) if t == "卒射右挾之"]
+
+
+def test_a_definiens_that_ran_on_into_the_next_word_and_its_gloss_is_cut_there():
+    # 008:181 「執玉執圭璧以行禮舒徐也」 on 「執玉者則唯舒武舉前曳踵」: 舒 stands three characters after 執玉
+    found = rules_at("KR1d0044_008.txt", 181)
+    assert found.get(("執玉", "執圭璧以行禮")) == "k:ye:run-on-cut:cut:mid"
+    assert found.get(("舒", "徐")) == "k:ye:run-on:end:short"
+    assert ("執玉", "執圭璧以行禮舒徐") not in found
+    # 015:158 「纚以韜髪笄簪也」 on 「…纚笄…」
+    assert rules_at("KR1d0044_015.txt", 158).get(("笄", "簪")) == "k:ye:run-on:end:short"
+
+
+def test_a_word_the_definiens_takes_as_its_object_is_not_cut_off_as_a_gloss():
+    # 004:176 張炅生曰「執言手入越淺也挎言手入越深也」: the hand goes into the 越 shallowly; 越 is not 淺
+    found = rules_at("KR1d0044_004.txt", 176)
+    assert ("越", "淺") not in found and ("執", "言手入") not in found
+
+
+def test_a_tail_the_book_glosses_elsewhere_keeps_its_own_reading():
+    # 014:19 「廟謂殯宫爨竈也」: 爨，竈也 opens a clause in 卷二, so the tail is read on the book's evidence first
+    found = rules_at("KR1d0044_014.txt", 19)
+    assert found.get(("爨", "竈")) == "k:ye:tail-attested:end:short"
+    assert found.get(("廟", "殯宫")) == "k:wei:tail-cut:attested:short"

@@ -98,7 +98,9 @@ def test_the_review_read_every_gloss_taught_before_it():
     # the term inside its gloss) — marked wrong, dropped at its line.
     # 16 read since by the rules author, taught once a clause-end pair glossed elsewhere in the book was read
     # (k:ye:tail-attested): 1 wrong, 主人 = 攝主 (017:355, who the host is, as at 017:413), dropped at its line.
-    assert len(rows) == 710 and len(wrong) == 113
+    # 8 read since by the rules author, taught once a definiens that ran on into the next word of the passage and
+    # its short gloss was cut there and the word read (k:ye:run-on: 舒 = 徐, 袘 = 縁, 笄 = 簪 …): all right.
+    assert len(rows) == 718 and len(wrong) == 113
 
 
 def test_no_gloss_the_review_found_wrong_is_taught(taught):

@@ -33,7 +33,7 @@ from .plainedge import gu_yue, ji_tail, jie_weizhi, mao, spelt_in, wei_edge, zhi
 from .plainelide import doer_of_phrase, elided
 from .plainfound import FORMULA, Found
 from .plainlist import jie_list
-from .plainmid import wei_zhi
+from .plainmid import run_on, wei_zhi
 from .plainqual import officer_kind, qualified, refers_to
 from .plaintool import tools
 from .plainwalk import _head_at, kind_of, walk
@@ -88,7 +88,8 @@ def read_plain(text: str, ctx: Context, pairs: Set[Pair] = frozenset()) -> Itera
     norm = normalize(text)
     found, clauses = _read(text, ctx)
     tails = list(attested_tails(text, norm, list(clauses), ctx, pairs))
-    yield from cut_before(text, norm, found, tails, ctx) if tails else found  # 「廟謂殯宫爨竈也」: 廟 = 殯宫
+    found = cut_before(text, norm, found, tails, ctx) if tails else list(found)  # 「廟謂殯宫爨竈也」: 廟 = 殯宫
+    yield from run_on(text, norm, found, ctx)  # 「執玉執圭璧以行禮舒徐也」: 執玉 = 執圭璧以行禮, 舒 = 徐
     yield from tails
 
 

@@ -8,14 +8,24 @@ take as headwords, each a path of its own so the gate (study/terms/gate.py) weig
   definiens holding a new statement (「郤之謂折陳時美面向上今美面向下也」: narration) nor a clause
   of the text (卒射右挾之).
 
-Called by study/terms/plain.py on each clause.
+- ``run-on``: a definiens closed by 也 that ran on into the next word of the passage and its own
+  short gloss (「執玉執圭璧以行禮舒徐也」 on 「執玉…舒武」: 執玉 = 執圭璧以行禮, 舒 = 徐): the word is
+  one character the rite's text writes rarely, standing a few characters after the headword in the
+  passage, not part of a longer word of the text, and its gloss one or two characters closing the
+  clause. The first gloss is cut there (path ``run-on-cut``) and the second read (``run-on``).
+
+``wei_zhi`` is called by study/terms/plain.py on each clause, ``run_on`` on a segment's glosses.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
+from ..text.normalize import normalize
 from .glossrules import Context
+from .plainchain import GLOSS_BAD, LINKS, NEAR, positions
+from .plainchain import _rare as rare
 from .plaincheck import fault, gloss_ok, head_ok
 from .plainfound import Found
 from .plainwalk import OPENERS
@@ -49,3 +59,43 @@ def wei_zhi(
     if fault(*check, "谓", g_end == end, ctx, ctx.classical.find(head), frozenset({"form"})):
         return
     yield Found(text[start : at + 1], text[g_start:g_end], "wei", start, speaker, "end", "wei-zhi")
+
+
+RUN_ON_PATHS = ("walk-bare", "walk-wei", "walk-ji", "walk-zhe", "walk-you")
+
+
+def _tail_word(norm: str, at: int, head: str, gloss: str, ctx: Context) -> int:
+    """Where in ``gloss`` (the definiens of ``head`` at ``at`` in ``norm``) the next word of the
+    passage opens with its own gloss of one or two characters closing the clause (-1: nowhere)."""
+    for i in (len(gloss) - 3, len(gloss) - 2):
+        if i < 2:
+            continue  # the first gloss keeps two characters at least
+        word, rest = gloss[i], gloss[i + 1 :]
+        if not (head_ok(word) and rare(word, ctx)) or set(rest) & set(word + head):
+            continue
+        if gloss[i - 1 : i + 1] in ctx.rite_text or gloss[i : i + 2] in ctx.rite_text or rest in ctx.rite_text:
+            continue  # the character is part of a longer word of the text, or its gloss is one
+        if gloss[i - 1] in LINKS or gloss[i - 1] in "入出":
+            continue  # 「執言手入越淺也」: the word is the object of the definiens (the hand goes into the 越)
+        after = [q - p - len(head) for p in positions(head, ctx.classical) for q in positions(word, ctx.classical)]
+        if any(0 <= d <= NEAR for d in after) and gloss_ok(rest) and rest[0] not in GLOSS_BAD:
+            return i
+    return -1
+
+
+def run_on(text: str, norm: str, found: Sequence[Found], ctx: Context) -> list[Found]:
+    """``found`` with each definiens closed by 也 that ran on into the next word of the passage and
+    its gloss cut there, and that word's gloss added after it (「執玉執圭璧以行禮舒徐也」)."""
+    out: list[Found] = []
+    for f in found:
+        out.append(f)
+        if f.how != "end" or f.path not in RUN_ON_PATHS:
+            continue
+        head, gloss = normalize(f.term), normalize(f.gloss)
+        at = text.find(f.gloss, f.offset + len(f.term))
+        i = _tail_word(norm, f.offset, head, gloss, ctx) if at >= 0 else -1
+        if i < 0 or gloss[0] == "言" or fault(head, gloss[:i], "", False, ctx, ctx.classical.find(head)):
+            continue
+        out[-1] = replace(f, gloss=f.gloss[:i], how="cut", path="run-on-cut")
+        out.append(Found(f.gloss[i], f.gloss[i + 1 :], "ye", at + i, f.speaker, "end", "run-on"))
+    return out
