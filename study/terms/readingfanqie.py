@@ -56,6 +56,11 @@ def _split(syllable: str) -> tuple[str, str, int]:
     return ("" if initial in ("y", "w") else initial), final, tone
 
 
+def tone(syllable: str) -> int:
+    """The tone of a toned syllable (1–4; 0 without a mark)."""
+    return _split(syllable)[2]
+
+
 def _rime(final: str) -> str:
     """A final without its medial: 豔 -ian and 厭 -ian and 旦 -an all rime in -an."""
     final = _FULL.get(final, final)

@@ -2,16 +2,17 @@
 
 A note stands alone between note boundaries (the start of a commentary, a gap, ○, punctuation, or
 the 也 that ends the sentence before it) and names a character of the classic text it follows:
-「干音豻」, 「AB反」 (a 反切), 「X如字」, or, inside a sentence, 「X讀為Y」 (also 讀曰/讀如/讀若, with
-the one it follows named: 「綪康成謂讀為䋫」). Written without the character right after it
+「干音豻」, 「AB反」 (a 反切), 「X如字」, 「X去聲」 (平/上/去/入聲), or, inside a sentence,
+「X讀為Y」 (also 讀曰/讀如/讀若, with the one it follows named: 「綪康成謂讀為䋫」). Written without the character right after it
 (「還(音旋)」), a note reads the character just before it. Emendations (當為, 當作, 字之誤) name
 another character, not a reading, and are refused; so is any marker that is not a note of this
 shape (八音 is music, 「亦當有如字」 says a character 如 is missing).
 
 What a note implies (:func:`implied`): 音Y the reading of Y that the character also has (or Y's
 only reading); a 反切 the one reading of the character it fits (:mod:`.readingfanqie`); 如字 the
-character's ordinary reading; 讀為Y, though Y is often another word the character stands for (a
-loan), the reading of Y as well: the card teaches the word meant, as the reading table does for
+character's ordinary reading; X去聲 the one reading of the character in that tone class (平 1 or
+2, 上 3, 去 4; 入 is no answer: it has no one tone today); 讀為Y, though Y is often another word
+the character stands for (a loan), the reading of Y as well: the card teaches the word meant, as the reading table does for
 鄭注's 讀為 (綪讀為䋫 zhēng, 被錫讀為髲鬄 tì, 參讀為三 sān, 挼讀為墮 duò). Y's reading is the one the
 character also has, or Y's only one; several is no answer.
 """
@@ -24,16 +25,19 @@ from dataclasses import dataclass
 from ..model import Document, Piece, Stage
 from ..text.normalize import normalize
 from .readingfanqie import fanqie, heteronyms
+from .readingfanqie import tone as _tone
 
 _GAP = "\u3000 ○。，；：、)）"
 _LEFT = _GAP + "也"
 _AFTER = r"(?:下同|注同|後同|下並同)?"
-_MARKER = re.compile(r"音|反|如字|讀[為曰如若]|当为|當為|當作|字之誤")
+_MARKER = re.compile(r"音|反|如字|[平上去入]聲|讀[為曰如若]|当为|當為|當作|字之誤")
 _SHAPES = (
     ("音", re.compile(r"(?P<x>[^\u3000 ○]?)音(?P<y>[^\u3000 ○/)）])" + _AFTER)),
     ("反切", re.compile(r"(?P<x>[^\u3000 ○]?)(?P<a>[^\u3000 ○])(?P<b>[^\u3000 ○])反" + _AFTER)),
     ("如字", re.compile(r"(?P<x>[^\u3000 ○]?)如字" + _AFTER)),
+    ("聲", re.compile(r"(?P<x>[^\u3000 ○]?)(?P<t>[平上去入])聲" + _AFTER)),
 )
+_TONES = {"平": (1, 2), "上": (3,), "去": (4,)}  # 入 has no one tone today
 _READ_AS = re.compile(
     r"(?P<x>[^\u3000 ○])(?:鄭康成|康成|鄭氏|鄭)?(?:謂|云|以為)?讀(?P<how>[為曰如若])(?P<y>[^\u3000 ○])"
 )
@@ -146,7 +150,7 @@ def _note_at(text: str, m: re.Match[str], classic: str, inline: bool) -> _Found 
     if m.group().startswith("讀"):
         return _read_as(text, m, classic)
     for kind, shape in _SHAPES:
-        if not m.group().startswith(kind[0]):
+        if not (m.group().endswith("聲") if kind == "聲" else m.group().startswith(kind[0])):
             continue
         for named in (True, False):  # the note with its character first, then without it
             start = m.start() - named - (2 if kind == "反切" else 0)
@@ -155,7 +159,8 @@ def _note_at(text: str, m: re.Match[str], classic: str, inline: bool) -> _Found 
                 continue
             if not named and (hit.start() != 0 or not inline):
                 return "a note without its character stands right after the classic text"
-            said = hit.group("y") if kind == "音" else hit.group("a") + hit.group("b") if kind == "反切" else ""
+            g = hit.groupdict()
+            said = g.get("y") or g.get("t") or (g["a"] + g["b"] if "a" in g else "")  # 如字: ""
             char = hit.group("x") if named else classic[-1]
             places = _places(char, classic, named)
             if not places:
@@ -189,6 +194,11 @@ def implied(note: Note) -> Implied:
     own = heteronyms(note.char) or heteronyms(normalize(note.char))
     if note.kind == "如字":
         return Implied(own[0], "如字: the ordinary reading") if own else Implied(None, "no reading known")
+    if note.kind == "聲":
+        fit = [r for r in own if _tone(r) in _TONES.get(note.said, ())]
+        if len(fit) == 1:
+            return Implied(fit[0], f"{note.said}聲: {fit[0]} alone of {note.char}'s readings")
+        return Implied(None, f"{note.said}聲 fits {len(fit)} readings of {note.char}")
     if note.kind == "反切":
         fit = fanqie(note.char, note.said[0], note.said[1])
         if len(fit) == 1:
