@@ -57,3 +57,17 @@ def test_a_tail_the_book_glosses_elsewhere_keeps_its_own_reading():
     found = rules_at("KR1d0044_014.txt", 19)
     assert found.get(("爨", "竈")) == "k:ye:tail-attested:end:short"
     assert found.get(("廟", "殯宫")) == "k:wei:tail-cut:attested:short"
+
+
+def test_a_definiens_that_runs_on_into_a_reason_is_cut_before_it():
+    # 016:130 「南柄柄向南便執也」: 便執 is why the handle points south; 002:302 「邇移之使近人以便食也」
+    assert rules_at("KR1d0044_016.txt", 130).get(("南柄", "柄向南")) == "k:ye:reason-cut:cut:mid"
+    assert rules_at("KR1d0044_002.txt", 302).get(("邇", "移之使近人")) == "k:ye:reason-cut:cut:mid"
+    # 012:185 「明衣浴竟所著親身之衣取明潔之義也」: 取明潔之義 is why it is called 明衣
+    assert rules_at("KR1d0044_012.txt", 185).get(("明衣", "浴竟所著親身之衣")) == "k:ye:reason-cut:cut:long"
+
+
+def test_a_definiens_whose_part_before_the_reason_is_no_gloss_is_not_cut():
+    # 003:173 「席南上升由下降由上由便也」: what is left (南上升由下降由上由) says nothing; it stays as the walk read it
+    found = rules_at("KR1d0044_003.txt", 173)
+    assert not [r for r in found.values() if "reason-cut" in r]

@@ -33,7 +33,7 @@ from .plainedge import gu_yue, ji_tail, jie_weizhi, mao, spelt_in, wei_edge, zhi
 from .plainelide import doer_of_phrase, elided
 from .plainfound import FORMULA, Found
 from .plainlist import jie_list
-from .plainmid import run_on, wei_zhi
+from .plainmid import reason_cut, run_on, wei_zhi
 from .plainqual import officer_kind, qualified, refers_to
 from .plaintool import tools
 from .plainwalk import _head_at, kind_of, walk
@@ -89,7 +89,8 @@ def read_plain(text: str, ctx: Context, pairs: Set[Pair] = frozenset()) -> Itera
     found, clauses = _read(text, ctx)
     tails = list(attested_tails(text, norm, list(clauses), ctx, pairs))
     found = cut_before(text, norm, found, tails, ctx) if tails else list(found)  # 「廟謂殯宫爨竈也」: 廟 = 殯宫
-    yield from run_on(text, norm, found, ctx)  # 「執玉執圭璧以行禮舒徐也」: 執玉 = 執圭璧以行禮, 舒 = 徐
+    found = run_on(text, norm, found, ctx)  # 「執玉執圭璧以行禮舒徐也」: 執玉 = 執圭璧以行禮, 舒 = 徐
+    yield from reason_cut(text, norm, found, ctx)  # 「南柄柄向南便執也」: 南柄 = 柄向南
     yield from tails
 
 

@@ -14,11 +14,17 @@ take as headwords, each a path of its own so the gate (study/terms/gate.py) weig
   passage, not part of a longer word of the text, and its gloss one or two characters closing the
   clause. The first gloss is cut there (path ``run-on-cut``) and the second read (``run-on``).
 
-``wei_zhi`` is called by study/terms/plain.py on each clause, ``run_on`` on a segment's glosses.
+- ``reason-cut``: a definiens closed by 也 that runs on into why the thing is so — 便…, 以便…, 明為…,
+  取…之義 closing the clause (「南柄柄向南便執也」: 南柄 = 柄向南; 「邇移之使近人以便食也」; 「明衣浴竟所著親身之衣取明
+  潔之義也」) — is cut before it.
+
+``wei_zhi`` is called by study/terms/plain.py on each clause, ``run_on`` and ``reason_cut`` on a
+segment's glosses.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
@@ -98,4 +104,25 @@ def run_on(text: str, norm: str, found: Sequence[Found], ctx: Context) -> list[F
             continue
         out[-1] = replace(f, gloss=f.gloss[:i], how="cut", path="run-on-cut")
         out.append(Found(f.gloss[i], f.gloss[i + 1 :], "ye", at + i, f.speaker, "end", "run-on"))
+    return out
+
+
+# Why the thing is so, closing a definiens: 便執 (handy to hold), 以便食, 明為賓, 取明潔之義.
+REASON_TAIL = re.compile(r"(?:以便|便|明为|取.{1,4}之义).{0,6}$")
+
+
+def reason_cut(text: str, norm: str, found: Sequence[Found], ctx: Context) -> list[Found]:
+    """``found`` with each definiens closed by 也 that runs on into a reason cut before it."""
+    out: list[Found] = []
+    for f in found:
+        gloss = normalize(f.gloss)
+        m = REASON_TAIL.search(gloss, 2) if f.how == "end" and f.path in RUN_ON_PATHS else None
+        head = normalize(f.term)
+        if (
+            m
+            and gloss_ok(gloss[: m.start()])
+            and not fault(head, gloss[: m.start()], "", False, ctx, ctx.classical.find(head))
+        ):
+            f = replace(f, gloss=f.gloss[: m.start()], how="cut", path="reason-cut")
+        out.append(f)
     return out
