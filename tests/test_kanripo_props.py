@@ -1,7 +1,11 @@
 """Property tests of the Kanripo reader: any text reads or raises the corpus error, and every
-classic and note character appears exactly once, in reading order (right column, then left)."""
+classic and note character appears exactly once, in reading order (right column, then left) —
+a note's columns as mended (an empty cell put back in the column it stood in on the page, a
+lacuna shown as □: study/text/kanripo_cells.py)."""
 
 from __future__ import annotations
+
+import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -9,6 +13,7 @@ from hypothesis import strategies as st
 from study.errors import CorpusFormatError
 from study.model import Document
 from study.text.kanripo import parse_kanripo
+from study.text.kanripo_cells import CELL, mend_columns
 
 HEAD = "#+TITLE: 禮經本義\n#+PROPERTY: JUAN 卷四\n"
 CHARS = "甲乙丙丁也之曰者賔髙右"
@@ -30,14 +35,19 @@ texts = st.lists(body_line, min_size=1, max_size=14).map(lambda ls: HEAD + "".jo
 _DROP = set(" \t\u3000¶\n【】()/")
 
 
+def _mended(m: re.Match[str]) -> str:
+    right, _, left = m.group(1).partition("/")
+    return "(" + "/".join(mend_columns(right.replace("  ", CELL), left.replace("  ", CELL))) + ")"
+
+
 def _reading(text: str) -> str:
     """The characters a reader must keep, in reading order: headers, page marks and layout dropped,
-    a note's right column before its left, an entity one ▯."""
+    a note's right column before its left, its empty cells mended, an entity one ▯."""
     out = []
     for line in text.split("\n"):
         if line.startswith(("#", "<pb")):
             continue
-        out.append(line.replace("&KR0245;", "▯"))
+        out.append(re.sub(r"\(([^()]*)\)", _mended, line.replace("&KR0245;", "▯")))
     return "".join(ch for ch in "".join(out) if ch not in _DROP)
 
 
@@ -69,6 +79,21 @@ def test_any_kanripo_text_reads_or_raises_the_corpus_error(text):
         parse_kanripo(text, "h.txt", first_rite="鄉射禮")
     except CorpusFormatError as e:
         assert str(e).startswith("h.txt:")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(note)
+def test_mending_a_note_keeps_its_columns_lengths_and_trades_only_a_cell_for_a_character(group):
+    right, _, left = group[1:-1].partition("/")
+    right, left = right.replace("  ", CELL), left.replace("  ", CELL)
+    r2, l2 = mend_columns(right, left)
+    assert (len(r2), len(l2)) == (len(right), len(left))
+    assert sorted((r2 + l2).replace("□", CELL)) == sorted(right + left)
+    for before, after, other_before, other_after in ((right, r2, left, l2), (left, l2, right, r2)):
+        for k, (a, b) in enumerate(zip(before, after, strict=True)):
+            if a != b:  # a cell read as a lacuna, or traded with the character beside it
+                assert a == CELL or b == CELL
+                assert b == "□" or (other_before[k], other_after[k]) == (b, a)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -102,12 +102,35 @@ def test_every_gloss_read_has_a_verdict_and_a_reason(reading):
     assert sum(r["verdict"] == "wrong" for r in rows) == reading.wrong
 
 
+@cache
+def _notes(chapters: tuple[str, ...]) -> dict[tuple[str, int], str]:
+    """The commentary over each line: the text of every segment that runs over it."""
+    out: dict[tuple[str, int], str] = {}
+    for d in load_corpus([TEXTS / f"KR1d0044_{n}.txt" for n in chapters]).documents:
+        for rite in d.rites:
+            segments = [*rite.commentary]
+            for stage in rite.stages:
+                segments += [s for p in stage.passages for s in p.commentary] + list(stage.note_commentary)
+            for s in segments:
+                for n in {s.line, *(n for _, n in s.breaks)}:
+                    out[(d.file, n)] = out.get((d.file, n), "") + "\u3000" + s.text
+    return out
+
+
 @each
 def test_every_gloss_read_is_one_the_commentary_gives_at_its_line(reading):
     """The rows are the extractor's glosses as the hand review left them (a misspelt row would
-    pass the next tests on nothing)."""
+    pass the next tests on nothing). A row read wrong and dropped at its line that the extractor no
+    longer reads (004:176 執 = 手入越淺: the reader now puts back the cell the transcription moved,
+    「執越者執言手入越淺也」) still names words of the note at that line."""
     _, read = _built(reading.chapters)
-    absent = [_where(r) for r in _rows(reading.name) if _key(r) not in read]
+    notes = _notes(reading.chapters)
+
+    def gone(r: dict[str, str]) -> bool:
+        note = notes.get((r["file"], int(r["line"])), "")
+        return r["verdict"] == "wrong" and _withheld(r) and r["term"] in note and r["gloss"] in note
+
+    absent = [_where(r) for r in _rows(reading.name) if _key(r) not in read and not gone(r)]
     assert not absent, f"not a gloss of the commentary at that line: {absent}"
 
 

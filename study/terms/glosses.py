@@ -19,6 +19,7 @@ from dataclasses import replace
 
 from ..model import Document, Gloss, Segment
 from ..text.commentary import commentators, speaker_of
+from ..text.kanripo_cells import LACUNA
 from ..text.normalize import normalize
 from .bookpairs import Pair, book_pairs
 from .gate import size_class, taught
@@ -134,7 +135,7 @@ def extract_glosses(doc: Document, *, review: bool = True) -> list[Gloss]:
             term = clean(term)
             line = seg.line_at(at)
             key = (line, normalize(term), normalize(gloss))
-            if key in seen or not term or not gloss:
+            if key in seen or not term or not gloss or _across_lacuna(text, at, term, gloss):
                 continue
             seen.add(key)
             reader, _, path = rule.partition(":")
@@ -170,6 +171,19 @@ def extract_glosses(doc: Document, *, review: bool = True) -> list[Gloss]:
                     seen.add(mine)
                     out.append(g)
     return out
+
+
+def _across_lacuna(text: str, at: int, term: str, gloss: str) -> bool:
+    """A gloss is not read across a gap of the text (□, study/text/kanripo_cells.py): what is
+    missing may be part of the word or of its definiens (「米水謂之潘□經温煑謂之渜」: not 渜 = □經温煑)."""
+    if LACUNA in term or LACUNA in gloss:
+        return True
+    said = text.find(gloss, at + len(term))  # X也 / X謂Y: the definiens after the word
+    if said < 0:
+        said = text.rfind(gloss, 0, at)  # Y曰X / Y謂之X: before it
+    if said < 0:
+        return False
+    return LACUNA in text[min(at, said) : max(at + len(term), said + len(gloss))]
 
 
 _FALLBACK: dict[tuple[str, str, str, bool], tuple[tuple[str, str, str, int, str], ...]] = {}

@@ -39,6 +39,8 @@ def read_yue(norm: str, start: int, end: int, ctx: Context) -> Iterator[tuple[in
         cut = max(norm.rfind("者", y_start, at - 1), norm.rfind("说", y_start, at - 1))
         if at - y_from > 8 and cut >= 0 or norm[cut : cut + 1] == "说":
             y_from = cut + 1  # 「幣合于法度者十端曰束」「舊説推手曰揖」: Y opens after a 者 or a 説
+        if norm.startswith("既", y_from) and at - y_from > 2:
+            y_from += 1  # 「米水謂之潘既經温煑謂之渜」: 既 (once) opens the clause, not the definiens
         asked = norm.rfind("乎", y_from, at - 1)
         if asked >= 0:  # 「何獨牛羊稱牢乎羊小于牛曰少」: a question closes the sentence before Y
             y_from = asked + 1

@@ -7,7 +7,9 @@ four spaces), thirteen or more the author. A classic paragraph runs on while its
 full (21 cells); its notes, inline or on their own lines, are one commentary until text
 resumes. A note inline on a classic line that runs on goes on at column 0; an indented note line
 after it opens another note (蔡德晉's own commentary after 「李微之曰士字條卿字之誤」, 卷十一): the two
-are cut by a blank, as independent notes are. Pages (``<pb:…>``) are kept on each passage as a source reference.
+are cut by a blank, as independent notes are. An empty cell inside a note is such a blank, a blank
+the transcription put in the other column (put back), or a lacuna (□): study/text/kanripo_cells.py.
+Pages (``<pb:…>``) are kept on each passage as a source reference.
 """
 
 from __future__ import annotations

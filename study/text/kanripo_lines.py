@@ -3,7 +3,8 @@
 A mandoku file transcribes a printed page line by line: ``#`` headers, ``<pb:…>`` page marks,
 and text lines ending in ``¶``. Full-width spaces at the start of a line are its indentation.
 Small double-line notes are written ``(RIGHT/LEFT)``: the right column, then the left one; two
-ASCII spaces inside a note are an empty cell of the printed page. ``&KR0245;`` stands for a
+ASCII spaces inside a note are an empty cell of the printed page: a break between notes, a cell
+the transcription put in the wrong column, or a lacuna (study/text/kanripo_cells.py). ``&KR0245;`` stands for a
 character Unicode lacks.
 """
 
@@ -13,11 +14,11 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import CorpusFormatError
+from .kanripo_cells import CELL, mend_columns
 
 PILCROW = "¶"
 INDENT = "\u3000"
 EMPTY_CELL = "  "  # two ASCII spaces: one empty cell of the printed page
-CELL = "\u3000"  # how an empty cell reads: one blank, the separator of independent notes
 MISSING = "▯"  # a character Unicode lacks, as the project marks it
 _ENTITY = re.compile(r"&([^;&\s]{0,16});")
 _KNOWN_ENTITY = re.compile(r"KR\d{4,5}")
@@ -133,7 +134,8 @@ def split_runs(body: str, n: int, path: str) -> list[Run]:
             # A note without its column mark is still readable: one column.
             right, left = inner, ""
         cells = max(_cells(right), _cells(left))
-        runs.append(Run((right + left).replace(EMPTY_CELL, CELL), True, cells))
+        right, left = mend_columns(right.replace(EMPTY_CELL, CELL), left.replace(EMPTY_CELL, CELL))
+        runs.append(Run(right + left, True, cells))
         i = end + 1
     return runs
 
