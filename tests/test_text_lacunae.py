@@ -124,3 +124,13 @@ def test_no_gloss_is_read_across_a_lacuna():
     glosses = [g for g in extract_glosses(doc) if g.line == 172]
     assert not [g for g in glosses if g.context == "渜"]  # not 渜 = □經温煑
     assert not [g for g in glosses if LACUNA in g.gloss + (g.context or "")]
+
+
+def test_yu_an_opens_the_authors_own_note_after_a_commentators():
+    """「…然又為小君服則亦異於民矣愚按此亦宜齊衰五月□南齊建元二年…」 (卷十一, 喪服): 愚按 is 蔡德晉
+    speaking, as a NAME曰 is another commentator; a cell nowhere near marks the change."""
+    notes = _segments(_book("011"))
+    ao = next(s for s in _at(_book("011"), 558) if s.speaker == "敖君善")
+    assert ao.text.endswith("然又為小君服則亦異於民矣")
+    own = notes[notes.index(ao) + 1]
+    assert own.speaker is None and own.text.startswith("愚按此亦宜齊衰五月")

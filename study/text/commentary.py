@@ -29,6 +29,7 @@ def _speaker_re() -> re.Pattern[str]:
 
 
 NEW_NOTE = "○"  # the book's mark before a further note (often another commentator's)
+OWN_NOTE = "愚按"  # the author's own remark (蔡德晉), after whatever note stands before it
 
 
 def speaker_of(text: str) -> str | None:
@@ -42,7 +43,7 @@ def speaker_of(text: str) -> str | None:
 def split_commentary(
     body: str, *, line: int = 0, truncated: bool = False, breaks: tuple[tuple[int, int], ...] = ()
 ) -> tuple[Segment, ...]:
-    """Segments of one commentary body, split at full-width spaces and at each NAME曰.
+    """Segments of one commentary body, split at full-width spaces, at each NAME曰 and at 愚按.
 
     ``breaks`` lists the offsets where a commentary cut by a chunk runs on to a later line; each
     segment keeps its own start line and run-ons.
@@ -55,6 +56,9 @@ def split_commentary(
             continue
         norm = normalize(part)
         cuts = [0, *(i for i, ch in enumerate(part) if ch == NEW_NOTE and i > 0)]
+        # 愚按 (「I note」) opens 蔡德晉's own words wherever it stands, as a NAME曰 opens another's:
+        # 「…然又為小君服則亦異於民矣愚按此亦宜齊衰五月」 ends 敖君善's note (卷十一).
+        cuts += [m.start() for m in re.finditer(OWN_NOTE, norm) if m.start() > 0 and part[m.start() - 1] != NEW_NOTE]
         # A commentator's words end where another's NAME曰 opens, wherever it stands: after a
         # sentence end (「…之仪也髙紫超曰…」) or not (「…此詳之敖君善曰賔不言…」, the book's
         # unpunctuated notes). A name right after ○ opens the note the ○ already cuts.
