@@ -146,6 +146,10 @@ def _readings() -> None:
         dev2 = list(csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t"))
     ok = sum(reading_in(r["word"], r["context"]) in {r["pinyin"], r["also"]} - {""} for r in dev2)
     print(f"readings in context, dev list 2 (卷一–八, written before scoring): {ok}/{len(dev2)} = {ok / len(dev2):.3f}")
+    with (GOLD / "readings_dev3.tsv").open(encoding="utf-8") as f:
+        dev3 = list(csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t"))
+    ok = sum(reading_in(r["word"], r["context"]) in {r["pinyin"], r["also"]} - {""} for r in dev3)
+    print(f"readings in context, dev list 3 (卷一–八, written before scoring): {ok}/{len(dev3)} = {ok / len(dev3):.3f}")
 
 
 def _speed(repeat: int) -> None:
