@@ -69,3 +69,18 @@ def test_both_readings_the_references_give_for_the_edging_of_the_skirt_are_accep
     """袘 of 纁裳緇袘: 大詞典 yí (shown), yì (去聲) accepted in typed answers."""
     assert reading_in("袘", "纁裳緇袘") == "yí"
     assert {"yí", "yì"} <= set(readings_in("袘", "纁裳緇袘"))
+
+
+@pytest.mark.parametrize(
+    ("context", "at", "reading"),
+    [
+        # the basin (釋文 悉典反) where it has its 篚 or is the northern one; the washing stays xǐ
+        ("若不醴則醮用酒尊于房户之間兩甒有禁𤣥酒在西加勺南柄洗有篚在西南順", 25, "xiǎn"),  # 001:363
+        ("舅姑共饗婦以一獻之禮舅洗于南洗姑洗于北洗奠酬", 19, "xiǎn"),  # 002:432, 北洗
+        ("舅姑共饗婦以一獻之禮舅洗于南洗姑洗于北洗奠酬", 16, "xǐ"),  # 姑洗: she washes
+        ("舅姑共饗婦以一獻之禮舅洗于南洗", 14, "xiǎn"),
+        ("主人坐取觶於篚降洗賔降主人辭降", 8, "xǐ"),  # 降洗: goes down and washes
+    ],
+)
+def test_the_basin_is_read_xian_where_it_stands_as_a_thing(context, at, reading):
+    assert reading_in("洗", context, at=at) == reading
