@@ -204,6 +204,8 @@ def test_distractors_come_from_the_stages_nearby_when_there_are_enough(catalog):
         if here is None or len(near) < 5:
             continue
         q = present(item, catalog, rng)
+        if q.direction != "g2t":  # its gloss gives the term away (senses.gives_away): asked term→gloss
+            continue
         by_term = {t.term: t for t in catalog.terms_by_rite["乡射礼"]}
         for option in q.options:
             if option not in q.accepted:

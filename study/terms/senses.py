@@ -87,17 +87,13 @@ def gloss_prompt(term: str, gloss: str, sharing: Iterable[str] = ()) -> tuple[st
 def gives_away(answers: Sequence[str], clues: Sequence[str]) -> bool:
     """Whether a gloss→term prompt (``clues``, its answers already masked) answers itself: a clue
     holds an answer; or holds every character of one of two or more in its order, other characters
-    between (升堂而歌 → 升歌, 衣衮而冠冕 → 衮冕); or holds two characters running of one, the
-    term's own words beyond its masked headword (結于胸前 → 結于面, 小臣之長 → 小臣正)."""
+    between (升堂而歌 → 升歌, 衣衮而冠冕 → 衮冕), or in any order (趾向北 → 北趾, 面向西 → 西面: the
+    student turns the clue round); or holds two characters running of one, the term's own words beyond
+    its masked headword (結于胸前 → 結于面, 小臣之長 → 小臣正)."""
     keys = [normalize(c) for c in clues]
-
-    def spells(answer: str, clue: str) -> bool:
-        rest = iter(clue)
-        return all(ch in rest for ch in answer)
-
     for a in (normalize(x) for x in answers):
         for c in keys:
-            if a in c or (len(a) > 1 and spells(a, c)) or any(a[i : i + 2] in c for i in range(len(a) - 1)):
+            if a in c or (len(a) > 1 and set(a) <= set(c)) or any(a[i : i + 2] in c for i in range(len(a) - 1)):
                 return True
     return False
 

@@ -1,0 +1,44 @@
+"""A 义→词 card (and the web quiz's gloss→term question) whose clue holds every character of its
+answer in another order answers itself: the student turns the clue round (趾向北 → 北趾, 面向西 → 西面,
+衽向左 → 左衽, 月朔日 → 朔月). Such a term is asked term→gloss only. Real glosses of the book."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from study.build import Sources, plan_deck
+from study.decks.deckspec import load_deckspec
+from study.terms.senses import gives_away, gloss_prompt
+from study.text.normalize import normalize
+from tests.conftest import ROOT
+
+
+@pytest.mark.parametrize(
+    ("term", "gloss"),
+    [("北趾", "趾向北"), ("西面", "面向西"), ("左衽", "衽向左"), ("朔月", "月朔日"), ("南鼓", "鼔面向南")],
+)
+def test_a_clue_holding_every_character_of_its_answer_in_another_order_is_no_prompt(term, gloss):
+    assert gives_away([term], [gloss])
+    assert gloss_prompt(term, gloss)[0] is None
+
+
+@pytest.mark.parametrize(
+    ("term", "gloss"),
+    [("阼階", "主阶也"), ("筮人", "有司主筮事者"), ("塾", "門側之堂"), ("西面", "西向")],
+)
+def test_a_clue_sharing_only_part_of_its_answer_stays_a_prompt(term, gloss):
+    assert not gives_away([term], [gloss])
+
+
+def test_no_reverse_card_of_the_whole_book_can_be_read_off_its_clue_turned_round():
+    notes = plan_deck(load_deckspec(ROOT / "decks" / "all.yaml"), Sources())
+    reverse = [n for n in notes if n.model == "term_reverse"]
+    assert len(reverse) > 1000
+    for n in reverse:
+        answers = [normalize(a) for a in n.plain[1].split("、")]
+        for clue in (html.unescape(g) for g in re.findall(r'class="gloss">(.*?)</span>', n.field("Clue"))):
+            c = normalize(clue)
+            assert not [a for a in answers if len(a) > 1 and set(a) <= set(c)], n.plain
