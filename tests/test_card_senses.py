@@ -169,14 +169,14 @@ def _blanks(notes: list[NoteData], passage: str) -> tuple[list[tuple[str, str]],
 
 def test_each_blank_of_a_cloze_is_hinted_with_the_sense_of_its_own_occurrence(gong_yan):
     """公食 設加饌's cloze hinted both 羞 of 「士羞庶羞」 進; the second is 肴美 (庶羞, the dishes). The
-    back lists the sense of every blank."""
+    back lists the sense of every blank, each with who gave it."""
     blanks, back = _blanks(gong_yan["07-gongshidafuli"], "士羞庶羞皆有大")
     assert [h for a, h in blanks if a == "羞"] == ["進", "肴美"]
-    assert "進；肴美" in back
+    assert "進||蔡德晉|；|肴美||蔡德晉|" in back
     # 燕禮 陳饌器: the verb 尊 (設酒尊 holds its headword: no hint), then the vessels (酒器也)
     blanks, back = _blanks(gong_yan["yanli"], "司宫尊于東楹之西")
     assert [h for a, h in blanks if a == "尊"] == ["", "酒器也", "酒器也"]
-    assert "設酒尊；酒器也" in back
+    assert "設酒尊||蔡德晉|；|酒器也||《说文解字》|" in back
 
 
 @pytest.mark.parametrize(

@@ -102,10 +102,13 @@ def _all_blank(key: str, spans: list[tuple[int, int, Term]]) -> bool:
     return all(i in blank or not ch.strip("，。；：、！？ ") for i, ch in enumerate(key))
 
 
-def cloze_note(selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, seen: set[str], base: NoteData):
+def cloze_note(
+    selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, seen: set[str], base: NoteData, places: Places
+):
     """A cloze over the glossed terms of a unit not yet clozed in its stage (``seen``; every
     occurrence of a term shares its number); None when there is none, or when the blanks would be
-    the whole passage (its 义→词 card asks that)."""
+    the whole passage (its 义→词 card asks that). Its back lists each blanked term's glosses (at
+    most three) each with its commentator, as the term cards name them."""
     spec = selection.spec
     pool = [t for t in selection.cloze_pools.get(c.rite.name, ()) if t.normalized not in seen]
     stage_id = unit_id.partition("#")[0]
@@ -139,7 +142,7 @@ def cloze_note(selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, se
         first.setdefault(t.normalized, start)
     glossed = [
         ruby(t.term, term_reading_at(t, text, first[t.normalized]))
-        + span("gloss", "；".join(list(dict.fromkeys(g.gloss for g in senses.get(t.normalized) or t.glosses))[:3]))
+        + "；".join(_gloss_said(g, places) for g in _distinct(senses.get(t.normalized) or t.glosses)[:3])
         for t in terms.values()
     ]
     custom = () if spec.max_cloze == DEFAULT_CLOZE else (f"max{spec.max_cloze}",)
@@ -161,7 +164,21 @@ def cloze_note(selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, se
                    tags=(tag(KIND_TAGS["cloze"]), base.tags[-1]), plain=None)  # fmt: skip
 
 
-def unit_notes(selection: Selection, c: RiteChoice) -> list[NoteData]:
+def _distinct(glosses: Sequence[Gloss]) -> list[Gloss]:
+    """The first gloss of each distinct wording, in order."""
+    out: dict[str, Gloss] = {}
+    for g in glosses:
+        out.setdefault(g.gloss, g)
+    return list(out.values())
+
+
+def _gloss_said(g: Gloss, places: Places) -> str:
+    """A gloss with who gave it (never a file name): 「陛也《说文解字》」「主階也 蔡德晉」."""
+    who = places.who(g)
+    return span("gloss", g.gloss) + (span("who", who) if who else "")
+
+
+def unit_notes(selection: Selection, c: RiteChoice, places: Places) -> list[NoteData]:
     """Per unit of each chosen passage: a 经→译 note (and a later 译→经 note) when the unit is short
     and has its translation, and a cloze note over its glossed terms."""
     spec, out = selection.spec, []
@@ -211,7 +228,7 @@ def unit_notes(selection: Selection, c: RiteChoice) -> list[NoteData]:
                         )
                     )
                 if "cloze" in spec.kinds:
-                    note = cloze_note(selection, c, unit_id, unit, seen, base)
+                    note = cloze_note(selection, c, unit_id, unit, seen, base, places)
                     if note is not None:
                         out.append(replace(note, order=(*base.order, 1)))
     return out
@@ -231,7 +248,7 @@ def make_notes(selection: Selection, references: Sequence[Document] = ()) -> lis
         for choice in selection.terms:
             notes += term_notes(selection, choice, places, rites[choice.rite])
     for c in selection.rites:
-        notes += unit_notes(selection, c)
+        notes += unit_notes(selection, c, places)
     for kind in ("stages", "steps"):
         if kind in spec.kinds:
             notes += order_notes(selection, kind, rank=_RANK[kind])
