@@ -1,0 +1,113 @@
+"""The blind sample of the cards a student meets (tests/data/gold/card_sample.tsv): 150 cards of the
+whole-book package imported into real Anki, drawn by kind in proportion and read front then back
+(scripts/card_sample_draw.py). Its figure is its count; every card it read is still in a fresh
+build (or was found wrong, which may have removed it); a fault fixed in code no longer shows."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from scripts.card_sample_draw import build_all, cards
+from tests.conftest import ROOT
+
+SAMPLE = ROOT / "tests" / "data" / "gold" / "card_sample.tsv"
+HEADERS = ("sample", "seed", "population", "date", "reader", "rule", "figure")
+KINDS = ("词→义", "义→词", "经→译/译→经", "填空", "仪节次序", "步骤次序")
+FIXED = "fixed:"  # a reason of a fault since fixed in code says so
+_FIGURE = re.compile(r"(\d+) of (\d+) right \((\d\.\d{3}); 95 % Wilson interval (\d\.\d{3})–(\d\.\d{3})\)")
+_GLOSSES_BACK = re.compile(r'<hr id="?answer"?>.*?<ul class="glosses">(.*?)</ul>', re.S)
+
+
+def _read() -> tuple[dict[str, str], list[dict[str, str]]]:
+    header, rows, columns = {}, [], None
+    for line in SAMPLE.read_text("utf-8").splitlines():
+        if line.startswith("# "):
+            key, _, value = line[2:].partition(": ")
+            header[key] = value
+        elif columns is None:
+            columns = line.split("\t")
+        else:
+            rows.append(dict(zip(columns, line.split("\t"), strict=True)))
+    return header, rows
+
+
+def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def test_the_card_sample_has_its_header_and_150_read_rows_of_every_kind():
+    header, rows = _read()
+    assert tuple(header) == HEADERS
+    assert len(rows) == 150 and len({(r["guid"], r["ord"]) for r in rows}) == 150
+    assert all(r["verdict"] in ("right", "wrong") for r in rows)
+    assert all(r["reason"] for r in rows if r["verdict"] == "wrong")
+    assert all(not r["reason"] for r in rows if r["verdict"] == "right")
+    drawn = Counter(r["kind"] for r in rows)
+    assert set(drawn) == set(KINDS)
+    for kind in KINDS:  # the population line says how many of each kind there were and were drawn
+        m = re.search(rf"{re.escape(kind)} (\d+) \(drawn (\d+)\)", header["population"])
+        assert m and int(m.group(2)) == drawn[kind], kind
+        assert abs(int(m.group(2)) - 150 * int(m.group(1)) / 6363) < 1, kind  # in proportion
+
+
+def test_the_card_sample_figure_is_its_count_with_its_wilson_interval():
+    header, rows = _read()
+    m = _FIGURE.fullmatch(header["figure"])
+    assert m
+    right = sum(r["verdict"] == "right" for r in rows)
+    assert (int(m.group(1)), int(m.group(2))) == (right, len(rows))
+    assert m.group(3) == f"{right / len(rows):.3f}"
+    low, high = _wilson(right, len(rows))
+    assert (m.group(4), m.group(5)) == (f"{low:.3f}", f"{high:.3f}")
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory) -> dict[tuple[str, int], tuple[str, str, str]]:
+    """(guid, ord) → (kind, front HTML, back HTML) of every card of a fresh whole-book package in Anki."""
+    folder = tmp_path_factory.mktemp("cardsample")
+    return cards(build_all(folder / "build"), Path(folder))
+
+
+def test_every_card_of_the_sample_is_still_built_with_its_kind_unless_it_was_found_wrong(fresh):
+    _, rows = _read()
+    for r in rows:
+        key = (r["guid"], int(r["ord"]))
+        if key in fresh:
+            assert fresh[key][0] == r["kind"], key
+        else:
+            assert r["verdict"] == "wrong", f"{key} ({r['front']}) is gone but was read right"
+
+
+def test_a_cloze_found_wrong_for_glosses_naming_nobody_now_names_who_gave_each_gloss(fresh):
+    """The sample found every cloze's back listing its blanks' glosses with no commentator (issue 11:
+    every gloss on every card names who gave it); each now does."""
+    _, rows = _read()
+    fixed = [r for r in rows if r["kind"] == "填空" and FIXED in r["reason"]]
+    assert fixed
+    for r in fixed:
+        key = (r["guid"], int(r["ord"]))
+        if key not in fresh:
+            continue
+        m = _GLOSSES_BACK.search(fresh[key][2])
+        assert m, key
+        glosses = re.findall(r'<span class="gloss">.*?</span>(<span class="who">[^<]+</span>)?', m.group(1))
+        assert glosses and all(glosses), (key, m.group(1))
+        assert not re.search(r"\.txt|KR1d|[0-9a-f]{10}", m.group(1)), key  # a name, never a file or a hash
+
+
+def test_no_cloze_of_the_whole_book_lists_a_gloss_without_who_gave_it(fresh):
+    for key, (kind, _, back) in fresh.items():
+        if kind != "填空":
+            continue
+        m = _GLOSSES_BACK.search(back)
+        if m:
+            glosses = re.findall(r'<span class="gloss">.*?</span>(<span class="who">[^<]+</span>)?', m.group(1))
+            assert all(glosses), (key, m.group(1))
