@@ -111,3 +111,39 @@ def test_no_cloze_of_the_whole_book_lists_a_gloss_without_who_gave_it(fresh):
         if m:
             glosses = re.findall(r'<span class="gloss">.*?</span>(<span class="who">[^<]+</span>)?', m.group(1))
             assert all(glosses), (key, m.group(1))
+
+
+def _answer(back: str) -> str:
+    big = re.search(r'<div class="big">(.*?)</div>', back.split('id="answer"')[-1], re.S)
+    assert big
+    return re.sub(r"<[^>]+>", "", re.sub(r"<rt>.*?</rt>", "", big.group(1)))
+
+
+def test_a_reverse_card_found_ambiguous_on_a_short_gloss_now_shows_its_sentence_with_the_answer_masked(fresh):
+    """起 → ? could be 作, 興 or 起; 「三獻～止爵尸卒爵酢」 with it asks 作 only."""
+    _, rows = _read()
+    fixed = [r for r in rows if r["kind"] == "义→词" and FIXED in r["reason"]]
+    assert len(fixed) == 16
+    for r in fixed:
+        key = (r["guid"], int(r["ord"]))
+        if key not in fresh:
+            continue
+        front, back = fresh[key][1], fresh[key][2]
+        sentence = re.search(r'<div class="example">([^<]+)</div>', front)
+        assert sentence and "～" in sentence.group(1), key
+        answer = _answer(back)
+        assert answer not in re.sub(r"<style>.*?</style>|<[^>]+>", "", front, flags=re.S), key
+
+
+def test_no_reverse_card_of_the_whole_book_on_clues_of_two_characters_at_most_lacks_its_sentence(fresh):
+    """Unless the sentence, its answer masked, still holds every character of a longer answer."""
+    for key, (kind, front, back) in fresh.items():
+        if kind != "义→词":
+            continue
+        clues = re.findall(r'<span class="gloss">([^<]*)</span>', front)
+        short = all(len(re.sub(r"[～，、；。也\s]", "", c)) <= 2 for c in clues)
+        example = re.search(r'<div class="example">(.*?)</div>', back.split('id="answer"')[-1], re.S)
+        if short and example and '<div class="example">' not in front:  # left out: it spells the answer
+            shown = re.sub(r"<[^>]+>", "", re.sub(r'<b class="hl">.*?</b>', "～", example.group(1)))
+            answer = _answer(back)
+            assert len(answer) > 1 and set(answer) <= set(shown), (key, clues, shown)

@@ -49,6 +49,7 @@ CATEGORY_LABELS = {
     "other": "其他",
 }
 MAX_GLOSSES = 5
+SHORT_CLUE = 2  # a 义→词 clue this short (起, 陳設, 禮器) is shown with its sentence, the answer masked
 _NOTE = re.compile(r"（[^）]*）")  # a reference work's note of its entry: 《说文解字》（阼字条）
 RANK = 0  # terms come first among a stage's notes
 
@@ -206,6 +207,16 @@ def _marked(sense: Sense, t: Term) -> str:
     return wrap(sense.example.text, spans, '<b class="hl">', "</b>")
 
 
+def _masked_sentence(sense: Sense, answers: Sequence[str], clues: Sequence[str]) -> str:
+    """The example with every answer masked, for a 义→词 front whose clues are all short: 起 alone
+    asks 作 or 興 or 起; 「三獻～止爵尸卒爵酢」 asks 作. Empty for a longer clue, no example, or a
+    sentence that would spell an answer out all the same (「天子～曰…所賜伯父舍」 holds 賜舍)."""
+    if sense.example is None or any(len(gloss_key(c)) > SHORT_CLUE for c in clues):
+        return ""
+    sentence = mask(sense.example.text, answers)
+    return "" if gives_away(answers, [sentence]) else sentence
+
+
 def sense_reading(t: Term, sense: Sense) -> str:
     """The term's reading where the sense's example uses it (:func:`term_reading_at`)."""
     if sense.example is None or sense.at < 0:
@@ -280,8 +291,9 @@ def _sense_notes(selection, choice, places, rt: RiteTerms, sense: Sense, senses,
     if not custom and not rt.host(t, sense, places):
         return out  # another term's card asks the same and accepts this one
     also = [a for a in answers if normalize(a) != t.normalized]
+    sentence = _masked_sentence(sense, answers, clue_text)
     reverse = {
-        "Clue": items(clues, "glosses"),
+        "Clue": items(clues, "glosses") + (f'<div class="example">{esc(sentence)}</div>' if sentence else ""),
         "Sense": esc("亦可答：" + "、".join(also)) if also else "",
         "Example": _marked(sense, t),
         "Context": esc(leave_out(context(choice.rite, stage), answers, stage_number(c, sense.stage)) + variant),
@@ -292,7 +304,7 @@ def _sense_notes(selection, choice, places, rt: RiteTerms, sense: Sense, senses,
             model="term_reverse",
             identity=(*fact[:1], "reverse", *fact[1:]),
             fields=(("Clue", reverse["Clue"]), *((k, reverse.get(k, v)) for k, v in common)),
-            plain=("；".join(clue_text), "、".join(answers)),
+            plain=("；".join([*clue_text, *([sentence] if sentence else [])]), "、".join(answers)),
             later_than=forward.fact,
         )
     )
