@@ -147,3 +147,39 @@ def test_no_reverse_card_of_the_whole_book_on_clues_of_two_characters_at_most_la
             shown = re.sub(r"<[^>]+>", "", re.sub(r'<b class="hl">.*?</b>', "～", example.group(1)))
             answer = _answer(back)
             assert len(answer) > 1 and set(answer) <= set(shown), (key, clues, shown)
+
+
+def _big(html: str) -> str:
+    big = re.search(r'<div class="big">(.*?)</div>', html, re.S)
+    assert big
+    return re.sub(r"<[^>]+>", "", re.sub(r"<rt>.*?</rt>", "", big.group(1)))
+
+
+def test_a_character_found_asked_alone_for_a_special_sense_now_shows_its_sentence(fresh):
+    """積 alone asks 聚; 「皮弁服素【積】緇帶素韠」 asks 辟 (and 側 獨, 淳 沃, 作 使, 樂 奏)."""
+    _, rows = _read()
+    fixed = [r for r in rows if r["kind"] == "词→义" and FIXED in r["reason"]]
+    assert len(fixed) == 5
+    for r in fixed:
+        key = (r["guid"], int(r["ord"]))
+        if key not in fresh:
+            continue
+        front = fresh[key][1]
+        term = _big(front)
+        assert re.search(rf'<div class="example">[^<]*<b class="hl">{re.escape(term)}</b>', front), key
+
+
+def test_no_card_of_the_whole_book_asks_a_character_alone_where_its_sentence_would_show_the_sense(fresh):
+    """A one-character term's 词→义 front shows its sentence, unless the sentence holds a gloss of
+    it (the answer would be on the front) or the sense has none."""
+    for key, (kind, front, back) in fresh.items():
+        if kind != "词→义" or len(_big(front)) != 1 or '<div class="example">' in front:
+            continue
+        after = back.split('id="answer"')[-1]
+        example = re.search(r'<div class="example">(.*?)</div>', after, re.S)
+        if example:
+            shown = re.sub(r"<[^>]+>", "", example.group(1))
+            glosses = [
+                re.sub(r"[，、；。也\s]", "", g) for g in re.findall(r'<span class="gloss">([^<]*)</span>', after)
+            ]
+            assert any(g and g in shown for g in glosses), (key, shown, glosses)

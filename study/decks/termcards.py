@@ -217,6 +217,15 @@ def _masked_sentence(sense: Sense, answers: Sequence[str], clues: Sequence[str])
     return "" if gives_away(answers, [sentence]) else sentence
 
 
+def _alone_says_little(t: Term, sense: Sense) -> bool:
+    """A character asked alone, whose 词→义 front shows its sentence (積 of 「素積」 is 辟, not 聚;
+    側 of 「公側襲」 獨) — unless the sentence holds a gloss of it (the answer on the front)."""
+    if len(t.normalized) != 1 or sense.example is None:
+        return False
+    text = normalize(sense.example.text)
+    return not any(gloss_key(g.gloss) and gloss_key(g.gloss) in text for g in sense.glosses)
+
+
 def sense_reading(t: Term, sense: Sense) -> str:
     """The term's reading where the sense's example uses it (:func:`term_reading_at`)."""
     if sense.example is None or sense.at < 0:
@@ -255,7 +264,7 @@ def term_notes(selection: Selection, choice: TermChoice, places: Places, rt: Rit
 
 def _sense_notes(selection, choice, places, rt: RiteTerms, sense: Sense, senses, custom) -> list[NoteData]:
     t, c = choice.term, rt.choice
-    many = len(senses) > 1
+    many = len(senses) > 1 or _alone_says_little(t, sense)  # the front shows the sentence
     glosses, plain = _gloss_items(sense.glosses, places)
     located = next((g for g in sense.glosses if g.line is not None or g.formula == "spec"), sense.glosses[0])
     fact = tuple(term_fact(choice.rite, t.term, sense.number).split(":")) + ((custom,) if custom else ())
