@@ -1,13 +1,14 @@
 """Draw the blind sample of the cards a student meets (tests/data/gold/card_sample.tsv).
 
-    PYTHONPATH=. python3 scripts/card_sample_draw.py [all.apkg] [--dump FILE]
+    PYTHONPATH=. python3 scripts/card_sample_draw.py [all.apkg] [--dump FILE] [--seed N] [--size N]
 
 The whole-book package (``study build --all``'s all.apkg; built afresh into a temporary folder when
 no path is given) is imported into a new, real Anki collection (the ``anki`` package) and every
 card is rendered as Anki shows it. The population is every card, keyed (note guid, card ord) and
 sorted; each card's kind is what the build report calls it (词→义, 义→词, 经→译/译→经 as one kind,
-填空, 仪节次序, 步骤次序). ``random.Random(20261204)`` draws 150 cards stratified by kind in
-proportion (largest remainders; a kind is drawn from its own sorted keys, kinds in sorted order).
+填空, 仪节次序, 步骤次序). ``random.Random(20261204)`` (``--seed N``) draws 150 (``--size N``)
+cards stratified by kind in proportion (largest remainders; a kind is drawn from its own sorted
+keys, kinds in sorted order).
 Printed: the population per kind, then one block per drawn card — front, then back, as text — to
 be read front first. ``--dump FILE`` writes every card (guid, ord, kind, front, back) as TSV, to
 look up other cards with the same front.
@@ -102,12 +103,18 @@ def draw(keys_by_kind: dict[str, list[tuple[str, int]]], size: int = SIZE, seed:
     return [(k, key) for k in sorted(keys_by_kind) for key in rng.sample(sorted(keys_by_kind[k]), take[k])]
 
 
+def _option(argv: list[str], name: str) -> tuple[str | None, list[str]]:
+    """The value given after ``name`` in ``argv`` (None if absent) and ``argv`` without the two."""
+    if name not in argv:
+        return None, argv
+    i = argv.index(name)
+    return argv[i + 1], argv[:i] + argv[i + 2 :]
+
+
 def main(argv: list[str]) -> None:
-    dump = None
-    if "--dump" in argv:
-        i = argv.index("--dump")
-        dump = Path(argv[i + 1])
-        argv = argv[:i] + argv[i + 2 :]
+    dump, argv = _option(argv, "--dump")
+    seed, argv = _option(argv, "--seed")
+    size, argv = _option(argv, "--size")
     with tempfile.TemporaryDirectory() as tmp:
         apkg = Path(argv[0]) if argv else build_all(Path(tmp) / "build")
         everything = cards(apkg, Path(tmp))
@@ -118,8 +125,9 @@ def main(argv: list[str]) -> None:
     print(f"# population: {len(everything)} cards; " + ", ".join(f"{k} {n}" for k, n in sorted(counts.items())))
     if dump:
         rows = ("\t".join((g, str(o), k, text(q), text(a))) for (g, o), (k, q, a) in sorted(everything.items()))
-        dump.write_text("\n".join(rows) + "\n", "utf-8")
-    for n, (k, key) in enumerate(draw(by_kind), 1):
+        Path(dump).write_text("\n".join(rows) + "\n", "utf-8")
+    drawn = draw(by_kind, int(size) if size else SIZE, int(seed) if seed else SEED)
+    for n, (k, key) in enumerate(drawn, 1):
         _, q, a = everything[key]
         a = re.split(r'<hr id="?answer"?>', a)[-1]  # the back below the line (the front is above it)
         print(f"\n## {n}\t{key[0]}\t{key[1]}\t{k}\nQ: {text(q)}\nA: {text(a)}")
