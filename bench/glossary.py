@@ -150,6 +150,12 @@ def _readings() -> None:
         dev3 = list(csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t"))
     ok = sum(reading_in(r["word"], r["context"]) in {r["pinyin"], r["also"]} - {""} for r in dev3)
     print(f"readings in context, dev list 3 (卷一–八, written before scoring): {ok}/{len(dev3)} = {ok / len(dev3):.3f}")
+    with (GOLD / "readings_dev4.tsv").open(encoding="utf-8") as f:
+        dev4 = list(csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t"))
+    ok = sum(reading_in(r["word"], r["context"]) in {r["pinyin"], r["also"]} - {""} for r in dev4)
+    print(
+        f"readings in context, dev list 4 (卷九–十七, drawn blind, written before scoring): {ok}/{len(dev4)} = {ok / len(dev4):.3f}"
+    )
 
 
 def _speed(repeat: int) -> None:

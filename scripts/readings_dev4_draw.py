@@ -59,7 +59,26 @@ def units(path: Path) -> Iterator[Unit]:
                 yield text, lines
             for part in stage.note_text.split("\u3000"):
                 if part.strip():
-                    yield part.strip(), [stage.line or 0] * len(part.strip())
+                    yield part.strip(), _note_lines(path, stage.line or 0, part.strip())
+
+
+def _note_lines(path: Path, heading: int, part: str) -> list[int]:
+    """The source line of each character of a 記 part: the part found in the file's classic
+    characters (outside (…) notes and <…> marks) from the heading's line on."""
+    chars: list[tuple[str, int]] = []
+    depth, first = 0, max(heading, 1)
+    for n, raw in enumerate(_lines(path)[first - 1 :], start=first):
+        for ch in raw.split("<")[0] if raw.startswith("<") else raw:
+            depth += (ch == "(") - (ch == ")")
+            if not depth and ch not in "()¶\u3000 ":
+                chars.append((ch, n))
+    at = "".join(c for c, _ in chars).find(part)
+    return [n for _, n in chars[at : at + len(part)]] if at >= 0 else [heading] * len(part)
+
+
+@cache
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").split("\n")
 
 
 def _line_at(line: int, breaks: tuple[tuple[int, int], ...], offset: int) -> int:
