@@ -23,9 +23,9 @@ _FIGURE = re.compile(r"(\d+) of (\d+) right \((\d\.\d{3}); 95 % Wilson interval 
 _GLOSSES_BACK = re.compile(r'<hr id="?answer"?>.*?<ul class="glosses">(.*?)</ul>', re.S)
 
 
-def _read() -> tuple[dict[str, str], list[dict[str, str]]]:
+def _read(sample: Path = SAMPLE) -> tuple[dict[str, str], list[dict[str, str]]]:
     header, rows, columns = {}, [], None
-    for line in SAMPLE.read_text("utf-8").splitlines():
+    for line in sample.read_text("utf-8").splitlines():
         if line.startswith("# "):
             key, _, value = line[2:].partition(": ")
             header[key] = value
@@ -43,8 +43,9 @@ def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def test_the_card_sample_has_its_header_and_150_read_rows_of_every_kind():
-    header, rows = _read()
+def check_header_and_rows(sample: Path) -> None:
+    """The header keys, 150 distinct read rows, a reason for each wrong one, every kind drawn in proportion."""
+    header, rows = _read(sample)
     assert tuple(header) == HEADERS
     assert len(rows) == 150 and len({(r["guid"], r["ord"]) for r in rows}) == 150
     assert all(r["verdict"] in ("right", "wrong") for r in rows)
@@ -52,14 +53,22 @@ def test_the_card_sample_has_its_header_and_150_read_rows_of_every_kind():
     assert all(not r["reason"] for r in rows if r["verdict"] == "right")
     drawn = Counter(r["kind"] for r in rows)
     assert set(drawn) == set(KINDS)
+    cards_in_all = re.match(r"([\d ]+) cards", header["population"])
+    assert cards_in_all
+    population = int(cards_in_all.group(1).replace(" ", ""))
     for kind in KINDS:  # the population line says how many of each kind there were and were drawn
         m = re.search(rf"{re.escape(kind)} (\d+) \(drawn (\d+)\)", header["population"])
         assert m and int(m.group(2)) == drawn[kind], kind
-        assert abs(int(m.group(2)) - 150 * int(m.group(1)) / 6363) < 1, kind  # in proportion
+        assert abs(int(m.group(2)) - 150 * int(m.group(1)) / population) < 1, kind  # in proportion
 
 
-def test_the_card_sample_figure_is_its_count_with_its_wilson_interval():
-    header, rows = _read()
+def test_the_card_sample_has_its_header_and_150_read_rows_of_every_kind():
+    check_header_and_rows(SAMPLE)
+
+
+def check_figure(sample: Path) -> None:
+    """The figure line is the count of right rows, its share and its 95 % Wilson interval."""
+    header, rows = _read(sample)
     m = _FIGURE.fullmatch(header["figure"])
     assert m
     right = sum(r["verdict"] == "right" for r in rows)
@@ -69,21 +78,33 @@ def test_the_card_sample_figure_is_its_count_with_its_wilson_interval():
     assert (m.group(4), m.group(5)) == (f"{low:.3f}", f"{high:.3f}")
 
 
+def test_the_card_sample_figure_is_its_count_with_its_wilson_interval():
+    check_figure(SAMPLE)
+
+
+def whole_book(folder: Path) -> dict[tuple[str, int], tuple[str, str, str]]:
+    """(guid, ord) → (kind, front HTML, back HTML) of every card of a fresh whole-book package in Anki."""
+    return cards(build_all(folder / "build"), folder)
+
+
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory) -> dict[tuple[str, int], tuple[str, str, str]]:
-    """(guid, ord) → (kind, front HTML, back HTML) of every card of a fresh whole-book package in Anki."""
-    folder = tmp_path_factory.mktemp("cardsample")
-    return cards(build_all(folder / "build"), Path(folder))
+    return whole_book(Path(tmp_path_factory.mktemp("cardsample")))
 
 
-def test_every_card_of_the_sample_is_still_built_with_its_kind_unless_it_was_found_wrong(fresh):
-    _, rows = _read()
+def check_still_built(sample: Path, fresh: dict[tuple[str, int], tuple[str, str, str]]) -> None:
+    """Every card the sample read is in ``fresh`` with its kind, unless it was read wrong (a fix may remove it)."""
+    _, rows = _read(sample)
     for r in rows:
         key = (r["guid"], int(r["ord"]))
         if key in fresh:
             assert fresh[key][0] == r["kind"], key
         else:
             assert r["verdict"] == "wrong", f"{key} ({r['front']}) is gone but was read right"
+
+
+def test_every_card_of_the_sample_is_still_built_with_its_kind_unless_it_was_found_wrong(fresh):
+    check_still_built(SAMPLE, fresh)
 
 
 def test_a_cloze_found_wrong_for_glosses_naming_nobody_now_names_who_gave_each_gloss(fresh):
