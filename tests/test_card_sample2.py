@@ -6,6 +6,8 @@ build (or was found wrong, which may have removed it). The checks are the first 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from scripts.card_sample_draw import SEED
@@ -48,3 +50,11 @@ def test_the_second_card_sample_figure_is_its_count_with_its_wilson_interval():
 
 def test_every_card_of_the_second_sample_is_still_built_with_its_kind_unless_it_was_found_wrong(fresh):
     check_still_built(SAMPLE2, fresh)
+
+
+def test_the_readme_gives_the_second_sample_and_its_figure():
+    header, _ = _read(SAMPLE2)
+    readme = re.sub(r"\s+", " ", (ROOT / "README.md").read_text("utf-8"))
+    at = readme.find("card_sample2.tsv")
+    assert at >= 0, "README names card_sample2.tsv"
+    assert header["figure"] in readme[at : at + 600], "README: the second sample's figure follows its name"
