@@ -217,15 +217,17 @@ def spec_paths(spec: DeckSpec) -> tuple[list[Path], Path, list[tuple[int | None,
     return paths, glossary, problems
 
 
-def plan_deck(spec: DeckSpec, sources: Sources | None = None) -> list[NoteData]:
-    """The notes of ``spec``; raises :class:`DeckSpecError` with every problem of the spec at once."""
+def plan_deck(spec: DeckSpec, sources: Sources | None = None, unasked: Counter[str] | None = None) -> list[NoteData]:
+    """The notes of ``spec``; raises :class:`DeckSpecError` with every problem of the spec at once.
+    ``unasked``, if given, counts per rite the cloze cards not made for want of a hint."""
     sources = sources or Sources()
     paths, glossary, problems = spec_paths(spec)
     corpus = sources.corpus(paths)
     by_file = {p.name: sources.terms([p], glossary) for p in paths}  # a rite's notes: its own text's terms
     selection = select(spec, corpus, sources.terms(paths, glossary) if paths else [], by_file)
     texts = spec_texts(spec)
-    notes = make_notes(selection, sources.corpus(sorted(texts.glob("*.txt"))).documents if texts.is_dir() else ())
+    references = sources.corpus(sorted(texts.glob("*.txt"))).documents if texts.is_dir() else ()
+    notes = make_notes(selection, references, unasked)
     if spec.script == "simplified":
         notes = simplified_notes(notes, spec.name)
     made = {n.kind for n in notes}

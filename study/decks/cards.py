@@ -9,6 +9,7 @@ glosses, another cloze limit) gives it another identity and the spec's own deck.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -18,6 +19,7 @@ from ..terms.senses import senses_at
 from ..text.commentary import NEW_NOTE
 from ..text.normalize import normalize
 from ..text.translation import known_as
+from .clozehints import RiteHints, cloze_hint, shared_glosses
 from .clozespans import cloze_spans
 from .markup import cloze_text, esc, items, leave_out, ruby, span
 from .newcards import schedule
@@ -30,10 +32,8 @@ from .termcards import RANK as TERM_RANK
 from .termcards import RiteTerms, context, stage_number, term_notes
 from .units import Unit, passage_units
 
-HINT_CHARS = 12  # a cloze hint is a gloss (or its first clauses) of at most this many characters
 DEFAULT_CLOZE = 6
 ORDER_SHARE = 0.35  # order cards at most this share of a rite's cards
-_HINT_CUTS = "，、；"
 _RANK = {"terms": TERM_RANK, "units": 1, "steps": 3, "stages": 4}
 
 
@@ -76,24 +76,6 @@ def _segment(text: str, speaker: str | None) -> str:
     return esc(text[:at] + known_as(speaker) + text[end:])
 
 
-def _hint(t: Term) -> str:
-    """A gloss of ``t`` that shares no character with it, cut at a clause (never mid-word) to at
-    most :data:`HINT_CHARS` characters; empty if there is none."""
-    chars = set(normalize(t.term))
-    best = ""
-    for g in t.glosses:
-        text = g.gloss.strip("。；，、 ")
-        while len(text) > HINT_CHARS:
-            cut = max(text.rfind(c, 0, HINT_CHARS + 1) for c in _HINT_CUTS)
-            if cut <= 0:
-                text = ""
-                break
-            text = text[:cut]
-        if text and not chars & set(normalize(text)) and (not best or len(text) < len(best)):
-            best = text
-    return best
-
-
 def _all_blank(key: str, spans: list[tuple[int, int, Term]]) -> bool:
     """Whether the blanks cover every character of the passage (``key``, normalised) but punctuation."""
     blank = set()
@@ -103,12 +85,24 @@ def _all_blank(key: str, spans: list[tuple[int, int, Term]]) -> bool:
 
 
 def cloze_note(
-    selection: Selection, c: RiteChoice, unit_id: str, unit: Unit, seen: set[str], base: NoteData, places: Places
+    selection: Selection,
+    c: RiteChoice,
+    unit_id: str,
+    unit: Unit,
+    seen: set[str],
+    base: NoteData,
+    places: Places,
+    rite_hints: RiteHints,
 ):
     """A cloze over the glossed terms of a unit not yet clozed in its stage (``seen``; every
     occurrence of a term shares its number); None when there is none, or when the blanks would be
     the whole passage (its 义→词 card asks that). Its back lists each blanked term's glosses (at
-    most three) each with its commentator, as the term cards name them."""
+    most three) each with its commentator, as the term cards name them.
+
+    A term is blanked only where a blank of it has a hint (:mod:`.clozehints`) — its other blanks
+    in the unit are answered with it; a term with none stays in the text, its number left unused
+    (every other card keeps its number; counted in ``rite_hints.unasked``), and a unit with no term
+    left makes no note."""
     spec = selection.spec
     pool = [t for t in selection.cloze_pools.get(c.rite.name, ()) if t.normalized not in seen]
     stage_id = unit_id.partition("#")[0]
@@ -125,17 +119,24 @@ def cloze_note(
     for _, _, t in spans:
         numbers.setdefault(t.normalized, len(numbers) + 1)
     text, pos, out = unit.text, 0, []
+    here = [senses_at(t, text, start, c.rite.name, stage_id) for start, _, t in spans]  # each occurrence's sense
+    hints = [cloze_hint(t, gl, rite_hints.shared) for (_, _, t), gl in zip(spans, here, strict=True)]
+    asked = {t.normalized for (_, _, t), hint in zip(spans, hints, strict=True) if hint}
+    rite_hints.unasked += len(numbers) - len(asked)
+    if not asked:
+        return None  # no blank a student could answer from the card
     senses: dict[str, tuple[Gloss, ...]] = {}  # per term, the glosses of its occurrences here, in order
-    for start, end, t in spans:
-        here = senses_at(t, text, start, c.rite.name, stage_id)  # the sense of this occurrence
-        senses[t.normalized] = (*senses.get(t.normalized, ()), *here)
-        hint = _hint(replace(t, glosses=here))
+    for (start, end, t), gl, hint in zip(spans, here, hints, strict=True):
+        if t.normalized not in asked:
+            continue
+        senses[t.normalized] = (*senses.get(t.normalized, ()), *gl)
         out += [
             cloze_text(text[pos:start]),
             f"{{{{c{numbers[t.normalized]}::{cloze_text(text[start:end])}{'::' + cloze_text(hint) if hint else ''}}}}}",
         ]
         pos = end
     out.append(cloze_text(text[pos:]))
+    spans = [s for s in spans if s[2].normalized in asked]
     terms = {t.normalized: t for _, _, t in spans}
     first: dict[str, int] = {}  # where each term is first blanked: its reading there
     for start, _, t in spans:
@@ -160,7 +161,7 @@ def cloze_note(
     )
     deck = custom_deck(spec.name, c.rite.name) if custom else base.deck
     identity = (*passage_fact(unit_id, "cloze").split(":", 1), *custom)
-    return replace(base, kind="cloze", model="cloze", identity=identity, deck=deck, fields=fields, cards=len(numbers),
+    return replace(base, kind="cloze", model="cloze", identity=identity, deck=deck, fields=fields, cards=len(asked),
                    tags=(tag(KIND_TAGS["cloze"]), base.tags[-1]), plain=None)  # fmt: skip
 
 
@@ -178,11 +179,14 @@ def _gloss_said(g: Gloss, places: Places) -> str:
     return span("gloss", g.gloss) + (span("who", who) if who else "")
 
 
-def unit_notes(selection: Selection, c: RiteChoice, places: Places) -> list[NoteData]:
+def unit_notes(
+    selection: Selection, c: RiteChoice, places: Places, unasked: Counter[str] | None = None
+) -> list[NoteData]:
     """Per unit of each chosen passage: a 经→译 note (and a later 译→经 note) when the unit is short
     and has its translation, and a cloze note over its glossed terms."""
     spec, out = selection.spec, []
     chosen = {s.id for s in c.stages}
+    rite_hints = RiteHints(shared_glosses(selection.cloze_pools.get(c.rite.name, ())))
     for stage in c.rite.stages:
         if stage.id not in chosen:
             continue
@@ -228,17 +232,22 @@ def unit_notes(selection: Selection, c: RiteChoice, places: Places) -> list[Note
                         )
                     )
                 if "cloze" in spec.kinds:
-                    note = cloze_note(selection, c, unit_id, unit, seen, base, places)
+                    note = cloze_note(selection, c, unit_id, unit, seen, base, places, rite_hints)
                     if note is not None:
                         out.append(replace(note, order=(*base.order, 1)))
+    if unasked is not None:
+        unasked[tag(c.rite.name)] += rite_hints.unasked
     return out
 
 
-def make_notes(selection: Selection, references: Sequence[Document] = ()) -> list[NoteData]:
+def make_notes(
+    selection: Selection, references: Sequence[Document] = (), unasked: Counter[str] | None = None
+) -> list[NoteData]:
     """Every note of the deck, each with its new-card position (``due``): see :mod:`.newcards`.
 
     ``references``: every text a curated gloss may quote (``file:line``), so that its source reads
-    the same in words whichever texts the spec chose.
+    the same in words whichever texts the spec chose. ``unasked``, if given, is filled with the
+    cloze cards of each rite (by its tag) not made for want of a hint.
     """
     spec = selection.spec
     places = Places([*references, *(c.document for c in selection.rites)])
@@ -247,18 +256,20 @@ def make_notes(selection: Selection, references: Sequence[Document] = ()) -> lis
         rites = {c.rite.name: RiteTerms(c, selection.cloze_pools[c.rite.name]) for c in selection.rites}
         for choice in selection.terms:
             notes += term_notes(selection, choice, places, rites[choice.rite])
+    unasked = Counter() if unasked is None else unasked  # per rite, cloze cards not made for want of a hint
     for c in selection.rites:
-        notes += unit_notes(selection, c, places)
+        notes += unit_notes(selection, c, places, unasked)
     for kind in ("stages", "steps"):
         if kind in spec.kinds:
             notes += order_notes(selection, kind, rank=_RANK[kind])
-    return schedule(_cap_order(notes))
+    return schedule(_cap_order(notes, unasked))
 
 
-def _cap_order(notes: list[NoteData]) -> list[NoteData]:
+def _cap_order(notes: list[NoteData], unasked: Counter[str] | None = None) -> list[NoteData]:
     """Keep order cards at most :data:`ORDER_SHARE` of each rite's cards (when the deck has other
     cards): the step lists of the shortest stages go first, the rite's stage list last (a list
-    goes whole)."""
+    goes whole). A cloze card not made for want of a hint (``unasked``) still counts among the
+    rite's cards: the share measures the text, not which of its terms a gloss can hint."""
     out = list(notes)
     for rite in dict.fromkeys(_rite_of(n) for n in notes):
         mine = [n for n in out if _rite_of(n) == rite]
@@ -266,6 +277,7 @@ def _cap_order(notes: list[NoteData]) -> list[NoteData]:
         total = sum(n.cards for n in mine)
         if order == total:
             continue
+        total += (unasked or Counter())[rite]
         lists: dict[str, list[NoteData]] = {}
         for n in mine:
             if n.kind in ("steps", "stages"):

@@ -1,0 +1,115 @@
+"""The hint of a cloze's blank: a gloss of that occurrence's sense that lets a student answer it.
+
+A blank that several words of the rite fill (【祝】盥升取苴: 祝, 主人, 佐食) asks nothing without a hint.
+The hint is a gloss of the sense of that occurrence, cut at a clause to at most :data:`HINT_CHARS`
+characters, with every character of the answer masked (～), as the 义→词 cards mask theirs:
+
+- a gloss sharing no character with the answer is shown as it is (徹 「去」), the shortest first;
+- else the gloss masked: its leading headword dropped (「袒，露左臂也」 → 「露左臂也」), from the
+  clause that holds the headword whole on, not one holding a part of it only (「射中曰获，报中之人曰
+  获者」 → 「报中之人曰～」), each character of the answer masked (祝 「～接神佐食接尸」, 洗 「～以盥濯」);
+- a masked gloss must still say something: two words beside the mask, or a definition (「左为～」,
+  「吹～者」), or a word for a character of the answer it does not hold (阼階 「主～也」: 主 for 阼).
+  「礼～也」 (俎 = 礼俎也) only repeats the answer with an epithet;
+- no hint is a gloss that glosses another term of the rite's text too (楹 and 楔 「柱也」; not a
+  gloss naming both, which tells them apart: 「祝接神佐食接尸」), nor a gloss naming only the kind
+  of thing (禮器也 fits 爵, 觚 and 觶 alike; 酒器也 every wine vessel).
+
+A term with no such hint in a unit is not blanked there (:func:`study.decks.cards.cloze_note`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..model import Gloss, Term
+from ..terms.senses import MASK, gloss_key
+from ..text.normalize import is_punct, normalize, search_key
+
+HINT_CHARS = 12  # a cloze hint is a gloss (or its clauses) of at most this many characters
+_CUTS = "，、；"
+_STRIP = "。；，、 "
+_CLAUSE = re.compile(r"(?<=[，；。])")
+_FUNCTION = frozenset(normalize("也之者曰謂為所以其而于於則與乎矣焉"))  # words that say nothing alone
+_DEFINES = frozenset(normalize("曰謂為者"))  # 「左为～」「吹～者」: the gloss defines the masked word
+_KIND = "器"  # 禮器, 酒器: a gloss of two characters ending so names only the kind of vessel
+
+
+@dataclass
+class RiteHints:
+    """What the clozes of a rite need to hint their blanks, and what they could not ask."""
+
+    shared: Mapping[str, frozenset[str]]  # :func:`shared_glosses` of the rite's text
+    unasked: int = 0  # cloze cards its units offered whose term has no hint (not made)
+
+
+def shared_glosses(pool: Iterable[Term]) -> dict[str, frozenset[str]]:
+    """For each gloss (by :func:`gloss_key`), the terms (normalised) of ``pool`` it glosses."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for t in pool:
+        for g in t.glosses:
+            out[gloss_key(g.gloss)].add(t.normalized)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def cloze_hint(term: Term, glosses: Sequence[Gloss], shared: Mapping[str, frozenset[str]]) -> str:
+    """The hint of a blank of ``term`` whose sense ``glosses`` give: unmasked glosses first, then
+    the shortest; empty if no gloss makes one (see the module's rules)."""
+    hints = [h for g in glosses if _honest(term, g.gloss, shared) for h in [_hint(term, g.gloss)] if h]
+    hints = [h for h in hints if MASK in h or _honest(term, h, shared)]  # 算，筹也 → 筹也, 矢's gloss
+    return min(hints, key=lambda h: (MASK in h, len(h)), default="")
+
+
+def _honest(term: Term, gloss: str, shared: Mapping[str, frozenset[str]]) -> bool:
+    """A gloss (or the part of it a hint shows) that glosses no other term of the text — but those it
+    names — and names more than a kind."""
+    key, said = gloss_key(gloss), normalize(gloss)
+    others = {x for x in shared.get(key, ()) if x != term.normalized and x not in said}
+    return not others and not (len(key) <= 2 and key.endswith(normalize(_KIND)))
+
+
+def _hint(term: Term, gloss: str) -> str:
+    """``gloss`` as the hint of ``term``: cut to a clause, the answer's characters masked; empty if
+    nothing worth saying is left."""
+    text = _cut(term, gloss)
+    chars = set(term.normalized)
+    if not text or not chars & set(normalize(text)):
+        return text
+    hint = re.sub(f"{MASK}+", MASK, "".join(MASK if normalize(ch) in chars else ch for ch in text))
+    words = [ch for ch in normalize(hint) if ch != MASK and not is_punct(ch) and ch not in _FUNCTION]
+    explains = not chars <= set(normalize(text))  # 主阶 for 阼階: 主 says what 阼 is
+    defines = any(ch in _DEFINES for ch in normalize(hint))
+    return hint if words and (len(words) >= 2 or explains or defines) else ""
+
+
+def _cut(term: Term, gloss: str) -> str:
+    """The clauses of ``gloss`` a hint shows, as they run in it: a leading headword dropped
+    (「袒，露左臂也」); where a clause holds the headword whole, from that clause on, up to one that
+    holds only a part of it (「射中曰获，报中之人曰获者」 → 「报中之人曰获者」); cut after a clause to
+    at most :data:`HINT_CHARS` characters; empty if the first clause is longer."""
+    key, chars = search_key(term.term), set(term.normalized)
+    clauses = [c for c in _CLAUSE.split(gloss.strip(_STRIP)) if c]
+    if len(clauses) > 1 and search_key(clauses[0]) == key:
+        clauses = clauses[1:]
+    first = next((i for i, c in enumerate(clauses) if key in search_key(c)), None)
+    if first is not None:
+        run = [clauses[first]]
+        for c in clauses[first + 1 :]:
+            if key not in search_key(c) and chars & set(normalize(c)):
+                break  # 「大夫、士三耦，谓之正耦」: 正耦 is another word
+            run.append(c)
+        clauses = run
+    return _leading("".join(clauses).strip(_STRIP))
+
+
+def _leading(text: str) -> str:
+    """``text`` cut at a clause to at most :data:`HINT_CHARS` characters (empty if it cannot be)."""
+    while len(text) > HINT_CHARS:
+        cut = max(text.rfind(c, 0, HINT_CHARS + 1) for c in _CUTS)
+        if cut <= 0:
+            return ""
+        text = text[:cut]
+    return text

@@ -1,0 +1,135 @@
+"""A cloze a student can answer from its card (issue 11): every blank of a card shows a hint — a gloss of
+its sense with the answer's characters masked (～), never a gloss another term of the text has, nor
+one naming only the kind (禮器也) — or another blank of the same card (the same term) does; a term
+with no such hint is not blanked (study/decks/clozehints.py). The blind card sample
+(tests/data/gold/card_sample.tsv) found 13 clozes several words fill with no hint and 3 hinted 禮器也
+(fits 爵, 觚 and 觶). Tested on the real terms of the book's texts and on the whole book built and
+imported into a real Anki collection (scripts/card_sample_draw.py), as tests/test_card_sample.py."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+from scripts.card_sample_draw import build_all, cards
+from study.build import Sources, default_glossary_path, load_document, plan_deck
+from study.decks.clozehints import cloze_hint, shared_glosses
+from study.decks.deckspec import load_deckspec
+from study.model import Term
+from study.terms.senses import MASK, gloss_key
+from study.text.normalize import normalize
+from tests.conftest import ROOT, TEXTS
+
+SAMPLE = ROOT / "tests" / "data" / "gold" / "card_sample.tsv"
+# the sample's clozes with no hint that several words fill, and the hint each shows now
+HINTED = {
+    ("n-o;8|BWJ|", 1): "～接神佐食接尸",  # 【祝】與執豆者巾 (祝, 主人, 宰 fit)
+    ("vq(T8QR=gf", 0): "～接神佐食接尸",  # 【祝】盥升取苴 (祝, 主人, 佐食)
+    ("Ijt,3Lf$H8", 0): "～人之長",  # 鼎序入【饔正】執一匕
+    ("o;hF0j-{&Y", 0): "上～",  # 若【大夫介】卒亦如之 (賓, 介, 上介): 上介
+    ("Ff@0K)W.)C", 0): "主～也",  # 陳于【阼階】南 (阼階, 西階, 門外)
+    ("g2wCdV//gn", 2): "二人为～",  # 諸公卿則以【耦】吿于上 (凡射，二人为耦)
+    ("LWJBU1JnQ!", 0): "～之長",  # 公降一等【小臣正】辭 (擯者, 小臣)
+    ("q!^06F18S>", 0): "春飨所射～也",  # 司宫尊【侯】于服不之東北
+    ("NquJ<7M9PV", 0): "大～",  # 立于【外門】之外 (門, 大門): 大門
+    ("H7Dj)].7f#", 0): "～筹于地",  # 【釋獲】者就其薦坐 (獲者, 釋獲者)
+    ("xX=GK7hN)r", 1): "～以盥濯",  # 立于【洗】東
+    ("QCKKLJ?QM!", 0): "～族人之～",  # 【宗婦】贊豆如初 (主婦, 佐食)
+    ("F-cB7B3mM<", 0): "黑漆～",  # 乗【墨車】 (墨車, 棧車)
+}
+# the sample's 爵 hinted 禮器也 (觚, 觶 fit too): 爵 has no other gloss there, so it is not blanked
+KIND_ONLY = (("1PTsv:!UC", 0), ("r6Yv!KOkyy", 2), ("xtrR!`;7JH", 0))
+_BLANK = re.compile(r'<span class="cloze" data-cloze="([^"]*)" data-ordinal="\d+">\[(.*?)\]</span>', re.S)
+_NOTE_BLANK = re.compile(r"\{\{c\d+::(.*?)(?:::(.*?))?\}\}")
+_PLAIN = re.compile(r"<[^>]+>")
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory) -> dict[tuple[str, int], tuple[str, str, str]]:
+    """(guid, ord) → (kind, front HTML, back HTML) of every card of a fresh whole-book package in Anki."""
+    folder = tmp_path_factory.mktemp("clozehints")
+    return cards(build_all(folder / "build"), Path(folder))
+
+
+def _blanks(front: str) -> list[tuple[str, str]]:
+    """(answer, hint) of each blank a cloze card's front asks; the hint ``...`` when it has none."""
+    return [(html.unescape(a), html.unescape(_PLAIN.sub("", h))) for a, h in _BLANK.findall(front)]
+
+
+def _terms(file: str) -> tuple[dict[str, Term], dict[str, frozenset[str]]]:
+    """The taught terms of one text of the book by headword, and which terms each gloss glosses."""
+    terms = Sources().terms([TEXTS / file], default_glossary_path())
+    return {t.term: t for t in terms}, shared_glosses(terms)
+
+
+def test_a_hint_is_a_gloss_with_the_answers_characters_masked():
+    terms, shared = _terms("KR1d0044_004.txt")  # 鄉射禮
+    hint = {w: cloze_hint(terms[w], terms[w].glosses, shared) for w in ("獲者", "釋獲", "司正", "俎", "爵")}
+    assert hint["獲者"] == "报中之人曰～"  # not 射中曰获: the clause that holds it whole
+    assert hint["釋獲"] == "～筹于地"
+    assert hint["司正"] == "饮则为～"  # not 射则为司马, which holds a part of it
+    assert hint["俎"] == ""  # 礼俎也: 「礼～也」 only repeats it with an epithet
+    assert hint["爵"] == ""  # 礼器也 names only the kind: 觚 and 觶 are 礼器 too
+    terms, shared = _terms("KR1d0044_001.txt")  # 士冠禮
+    assert cloze_hint(terms["外門"], terms["外門"].glosses, shared) == "大～"  # 大 says what 外 is
+    assert cloze_hint(terms["洗"], terms["洗"].glosses, shared) == "～以盥濯"
+
+
+def test_a_gloss_another_term_of_the_text_has_is_no_hint():
+    """士喪禮上 glosses 楹 and 楔 柱也 alike (大射儀 only 楹); 祝接神佐食接尸 names 祝 and 佐食 both and
+    tells them apart."""
+    terms, shared = _terms("KR1d0044_012.txt")
+    assert cloze_hint(terms["楹"], terms["楹"].glosses, shared) == ""
+    terms, shared = _terms("KR1d0044_006.txt")
+    assert cloze_hint(terms["楹"], terms["楹"].glosses, shared) == "柱也"
+    terms, shared = _terms("KR1d0044_015.txt")  # 特牲饋食禮
+    assert cloze_hint(terms["祝"], terms["祝"].glosses, shared) == "～接神佐食接尸"
+
+
+def test_the_sample_clozes_that_several_words_filled_now_show_a_hint(fresh):
+    rows = {tuple(line.split("\t")[:2]): line for line in SAMPLE.read_text("utf-8").splitlines()}
+    for key, hint in HINTED.items():
+        assert "(fixed: " in rows[(key[0], str(key[1]))], key
+        kind, front, _ = fresh[key]
+        assert kind == "填空" and hint in {h for _, h in _blanks(front)}, (key, _blanks(front))
+
+
+def test_the_sample_clozes_hinted_only_with_a_kind_are_gone(fresh):
+    assert not [key for key in KIND_ONLY if key in fresh]
+    fronts = [front for kind, front, _ in fresh.values() if kind == "填空"]
+    assert not [f for f in fronts if {"礼器也", "禮器也", "酒器也"} & {h for _, h in _blanks(f)}]
+
+
+def test_every_cloze_card_of_the_whole_book_shows_a_hint_and_no_hint_holds_its_answer(fresh):
+    """A blank with no hint only beside a blank of the same term with one (士[...]庶[肴美]: 羞 twice)."""
+    clozes = [(key, _blanks(front)) for key, (kind, front, _) in fresh.items() if kind == "填空"]
+    assert len(clozes) > 1500
+    for key, blanks in clozes:
+        assert blanks and any(h != "..." for _, h in blanks), (key, blanks)
+        for answer, hint in blanks:
+            assert not set(normalize(answer)) & set(normalize(hint)), (key, answer, hint)
+
+
+def test_no_hint_of_the_whole_book_is_a_gloss_of_several_terms_or_of_a_kind():
+    """Each cloze's hints against the taught terms of its rite's text: a hint that is a whole gloss
+    is no other term's gloss (but one it names), nor 「X器」 (禮器, 酒器)."""
+    notes = plan_deck(load_deckspec(ROOT / "decks" / "all.yaml"), Sources())
+    text_of = {normalize(r.name): path.name for path in sorted(TEXTS.glob("*.txt")) for r in load_document(path).rites}
+    shared = {file: _terms(file)[1] for file in set(text_of.values())}
+    hints = 0
+    for n in notes:
+        if n.kind != "cloze":
+            continue
+        file = text_of[normalize(n.tags[-1].split("::")[0])]
+        for answer, hint in _NOTE_BLANK.findall(n.field("Text")):
+            if not hint or MASK in hint:
+                continue
+            hints += 1
+            key, said = gloss_key(hint), normalize(hint)
+            others = {t for t in shared[file].get(key, ()) if t != normalize(answer) and t not in said}
+            assert not others, (n.identity, answer, hint, others)
+            assert not (len(key) <= 2 and key.endswith(normalize("器"))), (n.identity, answer, hint)
+    assert hints > 500
