@@ -13,7 +13,7 @@ characters, with every character of the answer masked (～), as the 义→词 ca
   「礼～也」 (俎 = 礼俎也) only repeats the answer with an epithet;
 - no hint is a gloss that glosses another term of the rite's text too (楹 and 楔 「柱也」; not a
   gloss naming both, which tells them apart: 「祝接神佐食接尸」), nor a gloss naming only the kind
-  of thing (禮器也 fits 爵, 觚 and 觶 alike; 酒器也 every wine vessel).
+  of thing (禮器也 fits 爵, 觚 and 觶 alike; 酒器也 every wine vessel; 禮服 爵弁, 皮弁 and 朝服).
 
 A term with no such hint in a unit is not blanked there (:func:`study.decks.cards.cloze_note`).
 """
@@ -35,7 +35,7 @@ _STRIP = "。；，、 "
 _CLAUSE = re.compile(r"(?<=[，；。])")
 _FUNCTION = frozenset(normalize("也之者曰謂為所以其而于於則與乎矣焉"))  # words that say nothing alone
 _DEFINES = frozenset(normalize("曰謂為者"))  # 「左为～」「吹～者」: the gloss defines the masked word
-_KIND = "器"  # 禮器, 酒器: a gloss of two characters ending so names only the kind of vessel
+_KINDS = frozenset(normalize("器服"))  # 禮器, 酒器, 禮服: a gloss of two characters ending so names a kind
 
 
 @dataclass
@@ -68,7 +68,7 @@ def _honest(term: Term, gloss: str, shared: Mapping[str, frozenset[str]]) -> boo
     names — and names more than a kind."""
     key, said = gloss_key(gloss), normalize(gloss)
     others = {x for x in shared.get(key, ()) if x != term.normalized and x not in said}
-    return not others and not (len(key) <= 2 and key.endswith(normalize(_KIND)))
+    return not others and not (len(key) <= 2 and key[-1:] in _KINDS)
 
 
 def _hint(term: Term, gloss: str) -> str:
