@@ -113,7 +113,7 @@ def test_a_cloze_found_wrong_for_glosses_naming_nobody_now_names_who_gave_each_g
     """The sample found every cloze's back listing its blanks' glosses with no commentator (issue 11:
     every gloss on every card names who gave it); each now does."""
     _, rows = _read()
-    fixed = [r for r in rows if r["kind"] == "填空" and FIXED in r["reason"]]
+    fixed = [r for r in rows if r["kind"] == "填空" and f"{FIXED} each gloss of a cloze" in r["reason"]]
     assert fixed
     for r in fixed:
         key = (r["guid"], int(r["ord"]))
@@ -181,7 +181,7 @@ def _big(html: str) -> str:
 def test_a_character_found_asked_alone_for_a_special_sense_now_shows_its_sentence(fresh):
     """積 alone asks 聚; 「皮弁服素【積】緇帶素韠」 asks 辟 (and 側 獨, 淳 沃, 作 使, 樂 奏)."""
     _, rows = _read()
-    fixed = [r for r in rows if r["kind"] == "词→义" and FIXED in r["reason"]]
+    fixed = [r for r in rows if r["kind"] == "词→义" and f"{FIXED} the front now shows its sentence" in r["reason"]]
     assert len(fixed) == 5
     for r in fixed:
         key = (r["guid"], int(r["ord"]))
@@ -206,3 +206,16 @@ def test_no_card_of_the_whole_book_asks_a_character_alone_where_its_sentence_wou
                 re.sub(r"[，、；。也\s]", "", g) for g in re.findall(r'<span class="gloss">([^<]*)</span>', after)
             ]
             assert any(g and g in shown for g in glosses), (key, shown, glosses)
+
+
+def test_a_gloss_found_explaining_nothing_or_holding_its_headword_is_gone(fresh):
+    """請 = 請事 (士昏禮 · 問名) answered itself: no card asks it. 嘏 = 尸传神意致福嘏于主人 held its
+    headword (and was 尸's gloss too), so 少牢's 「其嘏亦如儐」 blanked 嘏 with no hint: the card now
+    hints 尸传神意致福, and no card shows that note as 尸's (nor 嘏's) whole."""
+    _, rows = _read()
+    (qing,) = [r for r in rows if f"{FIXED} 請事 dropped" in r["reason"]]
+    assert (qing["guid"], int(qing["ord"])) not in fresh
+    (xia,) = [r for r in rows if f"{FIXED} 嘏 = 尸传神意致福" in r["reason"]]
+    kind, front, _ = fresh[(xia["guid"], int(xia["ord"]))]
+    assert kind == "填空" and "[尸传神意致福]" in front, front[-300:]
+    assert not any("尸传神意致福嘏" in front + back for _, front, back in fresh.values())  # (the book: 傳)

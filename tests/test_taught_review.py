@@ -100,7 +100,9 @@ def test_the_review_read_every_gloss_taught_before_it():
     # (k:ye:tail-attested): 1 wrong, 主人 = 攝主 (017:355, who the host is, as at 017:413), dropped at its line.
     # 8 read since by the rules author, taught once a definiens that ran on into the next word of the passage and
     # its short gloss was cut there and the word read (k:ye:run-on: 舒 = 徐, 袘 = 縁, 笄 = 簪 …): all right.
-    assert len(rows) == 718 and len(wrong) == 113
+    # Reading the taught glosses that leave at most one character beside their headword (issue 11, the card sample's
+    # 請 = 請事) found two wrong: 請 = 請事 (002:58), 出 = 出戸 (016:391) — marked wrong, dropped at their lines.
+    assert len(rows) == 718 and len(wrong) == 115
 
 
 def test_no_gloss_the_review_found_wrong_is_taught(taught):
