@@ -104,9 +104,13 @@ def test_a_gloss_naming_two_terms_masks_only_the_headword_on_each_reverse_card(d
     else:
         zuoshi = _reverse(notes, "佐食")
         assert zuoshi.plain == ("祝接神～接尸", "佐食") and zuoshi.field("Sense") == ""
-    if stem != "14-shiyuli":  # 進聽嘏者尸傳神意致福嘏于主人 is 嘏's, cut before its headword; 尸's is 鄭's
-        assert _reverse(notes, "嘏").plain == ("尸传神意致福", "嘏")
-        assert _reverse(notes, "尸").plain == ("孝子之祭，不见亲之形象，心无所系，立～而主意焉", "尸")
+    if stem != "14-shiyuli":  # 進聽嘏者尸傳神意致福嘏于主人 is 嘏's, cut before its headword; 尸's is
+        assert _reverse(notes, "嘏").plain == ("尸传神意致福", "嘏")  # the book's note on 祝迎尸 (士虞禮)
+        shi = _reverse(notes, "尸")
+        assert shi.plain == ("孝子不见亲之形，心无所系，立～以象之", "尸")
+        # cited at its line of another rite, it still names who says it and where
+        assert '<span class="who">蔡德晉</span>' in shi.field("Clue")
+        assert shi.field("Source").endswith("士虞禮 · 尸入 · 頁10a第6行 · 蔡德晉曰")
 
 
 @pytest.mark.parametrize("stem", RITES)

@@ -308,7 +308,7 @@ def test_the_teachers_gloss_for_other_rites_is_not_on_this_rites_card():
         ("KR1d0044_008.txt", "弟子", "弟子，賔党之少者也"),  # 言使弟子: one's sons and juniors
         ("KR1d0044_015.txt", "弟子", "弟子，賔党之少者也"),  # 兄弟弟子: the kin's juniors
         # 遷尸, 衣尸: the corpse, not the impersonator
-        ("KR1d0044_012.txt", "尸", "孝子之祭，不见亲之形象，心无所系，立尸而主意焉"),
+        ("KR1d0044_012.txt", "尸", "孝子不见亲之形，心无所系，立尸以象之"),
         ("KR1d0044_001.txt", "嘏", "尸传神意致福"),  # 宜之于嘏: 福, not the 尸's blessing of the host
         ("KR1d0044_012.txt", "众賔", "士即众賔也"),  # 命婦汜拜衆賔: the women who came, not 士
         ("KR1d0044_014.txt", "众賔", "士即众賔也"),  # 衆賔兄弟 at the 祥: not the 士 of 鄉射
@@ -329,8 +329,8 @@ def test_the_teachers_gloss_of_the_shooting_rites_stays_there(file, word, gloss)
 
 
 def test_the_impersonator_is_taught_what_he_is_not_the_note_on_the_blessing():
-    """尸 is taught what he is: 鄭's note on 祝迎尸, 「孝子之祭，不见亲之形象，心无所系，立尸而主意焉」
-    (the teacher's, kept to the rites with an impersonator), beside 蔡德晉's 神象 at 士虞禮's 祝迎尸 —
+    """尸 is taught what he is: the book's note on 祝迎尸 (士虞禮, 014:175), 「孝子不见亲之形，心无所系，立尸以象之」
+    (the teacher's entry, kept to the rites with an impersonator), beside 蔡德晉's 神象 there —
     not 「尸传神意致福嘏于主人」, the note on 進聽嘏 (嘏's gloss: tests/test_empty_glosses.py);
     士喪禮上's 尸, the corpse, has neither."""
     from study.build import load_terms
@@ -339,7 +339,7 @@ def test_the_impersonator_is_taught_what_he_is_not_the_note_on_the_blessing():
     doc = load_document(BOOK / "KR1d0044_014.txt")
     senses = rite_senses(doc.rites[0], doc.file, load_terms([doc]))[normalize("尸")]
     glosses = {g.gloss for s in senses for g in s.glosses}
-    assert {"神象", "孝子之祭，不见亲之形象，心无所系，立尸而主意焉"} <= glosses
+    assert {"神象", "孝子不见亲之形，心无所系，立尸以象之"} <= glosses
     assert not any("传神意" in g for g in glosses)
     corpse = load_document(BOOK / "KR1d0044_012.txt")
     assert not any(rite_senses(r, corpse.file, load_terms([corpse])).get(normalize("尸")) for r in corpse.rites)

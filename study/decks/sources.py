@@ -63,9 +63,10 @@ class Places:
         m = _FILE_LINE.match(gloss.speaker or "")  # a curated gloss quoting a line of a text
         if m:  # where the book says the same words (its page, line and commentator), else the line cited
             file, line, speaker = self.quoted(gloss.gloss, besides=m.group(1))
+            cited, at = m.group(1), int(m.group(2))
             return (
                 self.words(file, line, speaker=speaker)
-                or self.words(m.group(1), int(m.group(2)))
+                or self.words(cited, at, speaker=self._speaker_at(cited, at))
                 or _join(BOOK, *gloss.scope[:1])
             )
         return known_as(gloss.speaker) if gloss.speaker else gloss.file or ""
@@ -158,6 +159,8 @@ class Places:
         if _FILE_LINE.match(gloss.speaker or ""):
             cited = _file_line(gloss.speaker or "")
             _, _, speaker = self.quoted(gloss.gloss, besides=cited[0])  # said in the book too: by whom
+            if speaker is None and cited[0] and cited[1]:  # else whoever speaks at the line cited
+                speaker = self._speaker_at(cited[0], cited[1])
             if speaker:
                 return known_as(speaker)
             return self.gloss_source(gloss) if self.words(*cited) else BOOK
