@@ -133,3 +133,33 @@ def test_no_hint_of_the_whole_book_is_a_gloss_of_several_terms_or_of_a_kind():
             assert not others, (n.identity, answer, hint, others)
             assert not (len(key) <= 2 and key[-1:] in normalize("器服")), (n.identity, answer, hint)
     assert hints > 500
+
+
+def test_a_mask_over_a_side_or_a_number_needs_one_shown_to_tell_it_from():
+    """「大夫、士～」 fits any number of pairs (三耦); 「尊者立右为～」 (上射), 「自北而～」 (南陳) and 「東～」
+    (左房: 東 says what 左 is) show a side to answer from."""
+    terms, shared = _terms("KR1d0044_006.txt")  # 大射儀
+
+    def hint(word: str) -> str:
+        return cloze_hint(terms[word], terms[word].glosses, shared)
+
+    assert hint("三耦") == ""
+    assert (hint("上射"), hint("下射"), hint("南陳"), hint("左房")) == ("尊者立右为～", "左为～", "自北而～", "東～")
+
+
+def test_no_hint_of_the_whole_book_masks_a_side_or_a_number_without_showing_another():
+    """Every taught term of every text of the book, each gloss alone as its hint's source."""
+    sides, numbers = set(normalize("東西南北上下左右前後內外")), set(normalize("一二三四五六七八九十百兩"))
+    masked_sides = 0
+    for path in sorted(TEXTS.glob("KR1d0044_*.txt")):
+        terms, shared = _terms(path.name)
+        for t in terms.values():
+            for g in t.glosses:
+                hint = cloze_hint(t, [g], shared)
+                if MASK not in hint:
+                    continue
+                held, shown = set(t.normalized) & set(normalize(g.gloss)), set(normalize(hint))
+                for which in (sides, numbers):
+                    assert not held & which or shown & which, (path.name, t.term, g.gloss, hint)
+                masked_sides += bool(held & sides)
+    assert masked_sides >= 5  # 上射 尊者立右为～, 南陳 自北而～ … are still hints

@@ -10,7 +10,9 @@ characters, with every character of the answer masked (～), as the 义→词 ca
   获者」 → 「报中之人曰～」), each character of the answer masked (祝 「～接神佐食接尸」, 洗 「～以盥濯」);
 - a masked gloss must still say something: two words beside the mask, or a definition (「左为～」,
   「吹～者」), or a word for a character of the answer it does not hold (阼階 「主～也」: 主 for 阼).
-  「礼～也」 (俎 = 礼俎也) only repeats the answer with an epithet;
+  「礼～也」 (俎 = 礼俎也) only repeats the answer with an epithet; a mask over a side or a number
+  of the answer leaves a hint that fits every side or number unless it shows one to tell it from
+  (西面 「～向陳之」, 北面 「～首」, 三耦 「大夫、士～」 are none; 上射 「尊者立右为～」 is one);
 - no hint is a gloss that glosses another term of the rite's text too (楹 and 楔 「柱也」; not a
   gloss naming both, which tells them apart: 「祝接神佐食接尸」), nor a gloss naming only the kind
   of thing (禮器也 fits 爵, 觚 and 觶 alike; 酒器也 every wine vessel; 禮服 爵弁, 皮弁 and 朝服).
@@ -36,6 +38,8 @@ _CLAUSE = re.compile(r"(?<=[，；。])")
 _FUNCTION = frozenset(normalize("也之者曰謂為所以其而于於則與乎矣焉"))  # words that say nothing alone
 _DEFINES = frozenset(normalize("曰謂為者"))  # 「左为～」「吹～者」: the gloss defines the masked word
 _KINDS = frozenset(normalize("器服"))  # 禮器, 酒器, 禮服: a gloss of two characters ending so names a kind
+# which side and how many: masked, the rest of the gloss fits every side or number (西面 「～向陳之」)
+_WHICH = (frozenset(normalize("東西南北上下左右前後內外")), frozenset(normalize("一二三四五六七八九十百兩")))
 
 
 @dataclass
@@ -82,7 +86,16 @@ def _hint(term: Term, gloss: str) -> str:
     words = [ch for ch in normalize(hint) if ch != MASK and not is_punct(ch) and ch not in _FUNCTION]
     explains = not chars <= set(normalize(text))  # 主阶 for 阼階: 主 says what 阼 is
     defines = any(ch in _DEFINES for ch in normalize(hint))
-    return hint if words and (len(words) >= 2 or explains or defines) else ""
+    says = _says_which(chars & set(normalize(text)), hint)
+    return hint if words and (len(words) >= 2 or explains or defines) and says else ""
+
+
+def _says_which(masked: set[str], hint: str) -> bool:
+    """Whether a hint that masks a side or a number of its answer still shows one of that kind to
+    tell it from (「尊者立右为～」 上射, 「東～」 左房, 「自北陳而～」 南陳); 「～向陳之」 (西面), 「～首」
+    (北面), 「大夫、士～」 (三耦) fit every side or number."""
+    shown = set(normalize(hint))
+    return all(not masked & kind or bool(shown & kind) for kind in _WHICH)
 
 
 def _cut(term: Term, gloss: str) -> str:
