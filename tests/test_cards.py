@@ -89,7 +89,7 @@ def test_a_gloss_shared_by_several_terms_accepts_each_of_them_and_no_two_fronts_
         if n.model == "term":
             for gloss in re.findall(r'class="gloss">(.*?)</span>', n.field("Glosses")):
                 sharing.setdefault((n.identity[1], gloss_key(html.unescape(gloss))), set()).add(_text(n.field("Term")))
-    fronts, shared = Counter(), 0
+    fronts, shared, scoped = Counter(), 0, 0
     for n in book:
         if n.model != "term_reverse":
             continue
@@ -102,11 +102,17 @@ def test_a_gloss_shared_by_several_terms_accepts_each_of_them_and_no_two_fronts_
             for term in sharing.get((n.identity[2], gloss_key(html.unescape(g))), set())
             if term == _text(n.field("Term")) or normalize(term) not in normalize(html.unescape(g))
         }  # a term the gloss itself names is shown in the clue, not an answer (祝接神佐食接尸)
+        if '<div class="example">' in n.field("Clue"):  # its sentence on the front: that term alone fits
+            scoped += len(right) > 1  # (仞's 「～…」 is no place for 尋)
+            right = {_text(n.field("Term"))}
+            assert answers == right, (n.identity, answers)
         assert right <= answers, (n.identity, right, answers)
         shared += len(answers) > 1
         clue = normalize(_text(n.field("Clue")) + _text(n.field("Context")))
         assert not [a for a in answers if normalize(a) in clue], n.identity  # no answer in the prompt
-    assert shared >= 10  # 面/進 前, 寻/仞 八尺 … each accepted on the other's card
+    # a long shared gloss accepts each term; a short one (面/進 前, 寻/仞 八尺) comes with the sentence,
+    # which only the card's own term fits
+    assert shared >= 1 and scoped >= 10, (shared, scoped)
     assert not [f for f, k in fronts.items() if k > 1]
 
 

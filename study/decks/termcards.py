@@ -299,8 +299,10 @@ def _sense_notes(selection, choice, places, rt: RiteTerms, sense: Sense, senses,
         return out  # a clue that holds an answer, or spells it out (衣衮而冠冕 → 衮冕), asks nothing
     if not custom and not rt.host(t, sense, places):
         return out  # another term's card asks the same and accepts this one
-    also = [a for a in answers if normalize(a) != t.normalized]
     sentence = _masked_sentence(sense, answers, clue_text)
+    # the sentence on the front is this term's: a term sharing the gloss (祖 for 俶 始) no longer fits
+    also = [] if sentence else [a for a in answers if normalize(a) != t.normalized]
+    accepted = [a for a in answers if normalize(a) == t.normalized or a in also]
     reverse = {
         "Clue": items(clues, "glosses") + (f'<div class="example">{esc(sentence)}</div>' if sentence else ""),
         "Sense": esc("亦可答：" + "、".join(also)) if also else "",
@@ -313,7 +315,7 @@ def _sense_notes(selection, choice, places, rt: RiteTerms, sense: Sense, senses,
             model="term_reverse",
             identity=(*fact[:1], "reverse", *fact[1:]),
             fields=(("Clue", reverse["Clue"]), *((k, reverse.get(k, v)) for k, v in common)),
-            plain=("；".join([*clue_text, *([sentence] if sentence else [])]), "、".join(answers)),
+            plain=("；".join([*clue_text, *([sentence] if sentence else [])]), "、".join(accepted)),
             later_than=forward.fact,
         )
     )
