@@ -165,6 +165,9 @@ class Catalog:
     # the lines of the notes that open a rite, before its first stage ((file, line)): a gloss said
     # there is the rite's, of no stage
     openings: frozenset[tuple[str, int]] = frozenset()
+    # a cloze item's hint of each blank, in text order (empty where a blank has none), as its Anki
+    # cloze shows it (study.learn.passages.blank_hints)
+    hints: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _selections: dict[tuple[object, ...], list[QuizItem]] = field(default_factory=dict, repr=False, compare=False)
     _sharing: dict[str, tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
     _facts: dict[str, str] | None = field(default=None, repr=False, compare=False)

@@ -72,4 +72,5 @@ def class_catalog(spec: DeckSpec, documents: Sequence[Document], terms: Sequence
         [c.term for c in selection.terms],
         stages=stage_ids,
         families=families,
+        pool=terms,  # a cloze's hint as the class's Anki cloze shows it: told apart from every term
     )

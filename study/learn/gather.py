@@ -1,15 +1,19 @@
 """Gather the quiz items of texts into a :class:`~study.learn.catalog.Catalog`: four vocabulary
 items per glossed term (from the same selection as the Anki decks, :mod:`study.decks.items`), the
 ordering items of each rite (windows over its stages, the whole rite, "what comes next", the steps
-of a stage) and its passage and cloze items, in text order.
+of a stage) and its passage and cloze items, in text order. A cloze item asks a term only where a
+blank of it has the hint its Anki cloze shows (study/decks/clozehints.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
+from ..decks.blankhints import text_terms
+from ..decks.clozehints import shared_glosses
 from ..decks.items import Sequence_, stage_sequence, step_sequence
 from ..decks.sequences import in_sequence, stage_names
 from ..decks.sources import Places
@@ -29,7 +33,7 @@ from .catalog import (
     primary_rite,
     term_stage,
 )
-from .passages import clozes, rite_passages, translated
+from .passages import blank_hints, clozes, rite_passages, translated
 
 
 def _doc_line(term: Term, files: dict[str, int]) -> tuple[int, int]:
@@ -126,6 +130,20 @@ def _order_items(d_index: int, rite: Rite, stages: Collection[str] | None, *, ex
     return items
 
 
+@dataclass
+class _Hints:
+    """What the cloze items of a text need for their hints, and the hints they got (by item id)."""
+
+    terms: Mapping[str, Term]  # the text's terms as its own deck knows them (text_terms), by key
+    shared: Mapping[str, frozenset[str]]  # their glosses (shared_glosses)
+    found: dict[str, tuple[str, ...]]
+
+    @classmethod
+    def of(cls, pool: Iterable[Term], file: str, found: dict[str, tuple[str, ...]]) -> _Hints:
+        own = text_terms(pool, file)
+        return cls({t.normalized: t for t in own}, shared_glosses(own), found)
+
+
 def _passage_items(
     d_index: int,
     doc: Document,
@@ -133,8 +151,10 @@ def _passage_items(
     terms: list[Term],
     stages: Collection[str] | None,
     families: Collection[str],
+    hints: _Hints,
 ) -> list[QuizItem]:
-    """A passage's classical text ↔ translation (choices), and its glossed terms blanked (typed)."""
+    """A passage's classical text ↔ translation (choices), and its glossed terms blanked (typed):
+    a term only where a blank of it has a hint (in ``hints.found``)."""
     items: list[QuizItem] = []
     for p in rite_passages(doc, rite, terms, stages):
         line = p.passage.lines[0] if p.passage.lines else (p.stage.line or 0)
@@ -155,19 +175,15 @@ def _passage_items(
                 )
         if "cloze" in families:
             for term in clozes(p):
+                said = blank_hints(p, hints.terms.get(term.normalized, term), hints.shared)
+                if not any(said):
+                    continue  # no blank a learner could answer from the question
+                item_id = f"cloze:{p.id[len('passage:') :]}:{term.normalized}"
+                hints.found[item_id] = said
                 items.append(
-                    QuizItem(
-                        f"cloze:{p.id[len('passage:') :]}:{term.normalized}",
-                        Family.PASSAGE,
-                        Kind.TYPED,
-                        rite.name,
-                        (d_index, line, 32),
-                        p.stage.id,
-                        term,
-                        "cloze",
-                        passage=p,
-                    )
-                )
+                    QuizItem(item_id, Family.PASSAGE, Kind.TYPED, rite.name, (d_index, line, 32), p.stage.id, term,
+                             "cloze", passage=p)
+                )  # fmt: skip
     return items
 
 
@@ -177,12 +193,18 @@ def build_catalog(
     *,
     stages: Collection[str] | None = None,
     families: Collection[str] = ("vocab", "stages", "steps", "passages", "cloze"),
+    pool: Sequence[Term] | None = None,
 ) -> Catalog:
     """The quiz items of ``documents``: four per glossed term, and the ordering items per rite.
 
     ``stages`` (stage ids) and ``families`` narrow it to what a class is assigned: the terms given,
-    the chosen stages in order and the steps of those stages.
+    the chosen stages in order and the steps of those stages. ``pool``: every term of the texts,
+    whatever a class is given (default ``terms``) — a cloze's hint is told apart from their glosses,
+    as the decks' cloze pools are.
     """
+    terms = list(terms)
+    pool = terms if pool is None else pool
+    hints: dict[str, tuple[str, ...]] = {}
     files = {d.file: n for n, d in enumerate(documents)}
     items: list[QuizItem] = []
     terms_by_rite: dict[str, list[Term]] = defaultdict(list)
@@ -216,6 +238,7 @@ def build_catalog(
     excerpts: set[str] = set()
     infos: dict[str, StageInfo] = {}
     for d_index, doc in enumerate(documents):
+        found = _Hints.of(pool, doc.file, hints) if "cloze" in families else _Hints({}, {}, hints)
         for rite in doc.rites:
             if stages is not None and not any(s.id in stages for s in rite.stages):
                 continue
@@ -230,9 +253,12 @@ def build_catalog(
                 if wanted in families:
                     items.append(item)
             if "passages" in families or "cloze" in families:
-                items.extend(_passage_items(d_index, doc, rite, terms_by_rite.get(rite.name, []), stages, families))
+                items.extend(
+                    _passage_items(d_index, doc, rite, terms_by_rite.get(rite.name, []), stages, families, found)
+                )
     items.sort(key=lambda i: i.sort_key)
     catalog = Catalog(items, {i.id: i for i in items}, dict(terms_by_rite), rites, infos, frozenset(excerpts))
+    catalog.hints.update(hints)
     places = Places(documents)
     catalog.cited.update(_cited(places, (t for ts in terms_by_rite.values() for t in ts)))
     catalog.places.update(_places(places, (t for ts in terms_by_rite.values() for t in ts), items))

@@ -1,13 +1,16 @@
 """Passage items of the quiz, pure: a passage's classical text ↔ its modern translation (choices
 among neighbouring passages of the same rite), and cloze deletions of the glossed terms in it
-(typed) — the web's counterpart of the decks' passage and cloze cards (:mod:`study.decks.items`)."""
+(typed, each blank followed by the hint its Anki cloze shows; a term no blank of which has one
+is not asked) — the web's counterpart of the decks' passage and cloze cards (:mod:`study.decks.items`)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
+from ..decks.blankhints import occurrence_hint
 from ..decks.items import PassageItem, cloze_terms, passage_items
 from ..model import Document, Rite, Term
+from ..text.display import shown
 from ..text.normalize import normalize
 
 MAX_CHOICE_CHARS = 120  # a passage longer than this is no option to read on a phone
@@ -35,14 +38,34 @@ def clozes(p: PassageItem) -> tuple[Term, ...]:
     return cloze_terms(normalize(p.passage.text), p.terms, max_terms=CLOZES_PER_PASSAGE)
 
 
-def blanked(text: str, term: Term) -> str:
-    """``text`` with the term (as written or normalised) replaced by a blank wherever it stands."""
-    out = text.replace(term.term, BLANK)
-    if out == text:  # written in another form: blank by position in the normalised text
-        key, at = normalize(text), normalize(text).find(term.normalized)
-        if at >= 0 and len(key) == len(text):
-            out = text[:at] + BLANK + text[at + len(term.normalized) :]
+def blanks(text: str, term: Term) -> list[int]:
+    """Where (normalised index) ``text`` holds ``term``, written in any form: the blanks of its
+    cloze, none overlapping."""
+    key, out = normalize(text), []
+    at = key.find(term.normalized) if term.normalized else -1
+    while at != -1:
+        out.append(at)
+        at = key.find(term.normalized, at + len(term.normalized))
     return out
+
+
+def blank_hints(p: PassageItem, term: Term, shared: Mapping[str, frozenset[str]]) -> tuple[str, ...]:
+    """The hint of each blank of ``term`` in the passage (:func:`blanks`), as its Anki cloze shows
+    it (:func:`~study.decks.blankhints.occurrence_hint`; ``shared``: the glosses of the passage's
+    text, :func:`~study.decks.clozehints.shared_glosses`); empty where a blank has none."""
+    text, stage = p.passage.text, p.stage.id
+    return tuple(occurrence_hint(term, text, at, p.rite, stage, shared) for at in blanks(text, term))
+
+
+def blanked(text: str, term: Term, hints: Sequence[str] = ()) -> str:
+    """``text`` as shown, each occurrence of the term (as written or normalised) a blank, each
+    followed by its hint (``hints``, one per blank, in order) in brackets: 「＿＿（主～也）盥…」."""
+    out, pos = [], 0
+    for k, at in enumerate(blanks(text, term)):
+        hint = hints[k] if k < len(hints) else ""
+        out += [shown(text[pos:at]), BLANK + (f"（{hint}）" if hint else "")]
+        pos = at + len(term.normalized)
+    return "".join(out) + shown(text[pos:])
 
 
 def neighbours(p: PassageItem, pool: Sequence[PassageItem], n: int) -> list[PassageItem]:

@@ -95,15 +95,15 @@ class AnswerError(ValueError):
 
 def _present_passage(item: QuizItem, catalog: Catalog, rng: random.Random) -> Question:
     """Classical → translation or translation → classical (options from neighbouring passages
-    with another text), or a cloze: the passage with the term blanked, typed."""
+    with another text), or a cloze: the passage with the term blanked, each blank followed by its
+    hint (as its Anki cloze shows it), typed."""
     p = item.passage
     assert p is not None
     if item.direction == "cloze":
         term = item.term
         assert term is not None
-        return Question(
-            item.id, Kind.TYPED, "cloze", blanked(shown(p.passage.text), term), accepted=(term.term, term.normalized)
-        )
+        shown_text = blanked(p.passage.text, term, catalog.hints.get(item.id, ()))
+        return Question(item.id, Kind.TYPED, "cloze", shown_text, accepted=(term.term, term.normalized))
     side = (lambda q: q.passage.translation or "") if item.direction == "c2t" else (lambda q: shown(q.passage.text))
     right = side(p)
     options = list(_passage_options(item, catalog))
