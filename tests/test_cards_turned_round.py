@@ -11,6 +11,7 @@ import pytest
 
 from study.build import Sources, plan_deck
 from study.decks.deckspec import load_deckspec
+from study.decks.markup import spelt_apart
 from study.terms.senses import gives_away, gloss_prompt
 from study.text.normalize import normalize
 from tests.conftest import ROOT
@@ -42,3 +43,23 @@ def test_no_reverse_card_of_the_whole_book_can_be_read_off_its_clue_turned_round
         for clue in (html.unescape(g) for g in re.findall(r'class="gloss">(.*?)</span>', n.field("Clue"))):
             c = normalize(clue)
             assert not [a for a in answers if len(a) > 1 and set(a) <= set(c)], n.plain
+
+
+@pytest.mark.parametrize(
+    ("name", "word", "spells"),
+    [("遭主國喪", "遭喪", True), ("執幣玉之儀", "執玉", True), ("西階上北面", "西面", False), ("納采", "采", False)],
+)
+def test_a_stage_name_spells_a_word_whose_characters_it_holds_in_order_close_together(name, word, spells):
+    assert spelt_apart(name, word) is spells
+
+
+def test_no_reverse_card_of_the_whole_book_shows_its_answer_spelt_apart_in_its_stage_name():
+    """聘禮's stage 遭主國喪 gave 遭喪 away on its 义→词 card (the third card sample): the stage is
+    left out, its number standing in."""
+    notes = plan_deck(load_deckspec(ROOT / "decks" / "all.yaml"), Sources())
+    reverse = [n for n in notes if n.model == "term_reverse"]
+    for n in reverse:
+        context = html.unescape(n.field("Context"))
+        assert not any(spelt_apart(context, a) for a in n.plain[1].split("、") if a), (n.identity, context)
+    (zao,) = [n for n in reverse if normalize(n.identity[-1]) == normalize("遭喪")]
+    assert html.unescape(zao.field("Context")).startswith("聘禮 · 第")

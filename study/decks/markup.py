@@ -83,11 +83,31 @@ def leave_out(context: str, words: Iterable[str], stand_in: str | None = None) -
     words = [w for w in words if w]
     parts = []
     for n, part in enumerate(context.split(" · ")):
-        if not any(find_all(part, w) for w in words):
+        if not any(find_all(part, w) or spelt_apart(part, w) for w in words):
             parts.append(part)
         elif n and stand_in:
             parts.append(stand_in)
     return " · ".join(parts)
+
+
+SPREAD = 2  # characters a name may put between those of a word it still spells (遭主國喪: 遭…喪)
+
+
+def spelt_apart(text: str, word: str) -> bool:
+    """Whether ``text`` holds the characters of a word of two or more in order, at most
+    :data:`SPREAD` others between them in all (the stage 遭主國喪 spells 遭喪; 西階上北面 is no 西面)."""
+    key, norm = normalize(text), normalize(word)
+    if len(norm) < 2:
+        return False
+    for start in (i for i, ch in enumerate(key) if ch == norm[0]):
+        at = start
+        for ch in norm[1:]:
+            at = key.find(ch, at + 1)
+            if at == -1:
+                break
+        if at != -1 and at - start + 1 - len(norm) <= SPREAD:
+            return True
+    return False
 
 
 def items(values: Iterable[str], cls: str, *, tag: str = "ul") -> str:
