@@ -10,7 +10,7 @@ glosses, another cloze limit) gives it another identity and the spec's own deck.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from ..model import Document, Gloss, Passage, Term
@@ -76,6 +76,25 @@ def _segment(text: str, speaker: str | None) -> str:
     return esc(text[:at] + known_as(speaker) + text[end:])
 
 
+def _shown_elsewhere(key: str, spans: list[tuple[int, int, Term]], same: Callable[[Term, int], bool]) -> set[str]:
+    """The terms (normalised) of ``spans`` that ``key`` (the unit, normalised) still shows, unblanked,
+    in the sense a blank asks (``same``: a gloss of the term explains that occurrence) — 卒觶 beside
+    the blanks of 觶, not blanked there as it would cut the word: such a blank is answered from the
+    card itself. Another word written alike (洗 to wash beside the blanks of 洗 the basin) is none."""
+    hidden = [False] * len(key)
+    for start, end, _ in spans:
+        hidden[start:end] = [True] * (end - start)
+    out = set()
+    for t in {t.normalized: t for _, _, t in spans}.values():
+        at = key.find(t.normalized)
+        while at != -1:
+            if not all(hidden[at : at + len(t.normalized)]) and same(t, at):
+                out.add(t.normalized)
+                break
+            at = key.find(t.normalized, at + 1)
+    return out
+
+
 def _all_blank(key: str, spans: list[tuple[int, int, Term]]) -> bool:
     """Whether the blanks cover every character of the passage (``key``, normalised) but punctuation."""
     blank = set()
@@ -122,6 +141,7 @@ def cloze_note(
     here = [senses_at(t, text, start, c.rite.name, stage_id) for start, _, t in spans]  # each occurrence's sense
     hints = [cloze_hint(t, gl, rite_hints.shared) for (_, _, t), gl in zip(spans, here, strict=True)]
     asked = {t.normalized for (_, _, t), hint in zip(spans, hints, strict=True) if hint}
+    asked -= _shown_elsewhere(normalize(text), [s for s in spans if s[2].normalized in asked], glossed)
     rite_hints.unasked += len(numbers) - len(asked)
     if not asked:
         return None  # no blank a student could answer from the card
