@@ -36,17 +36,22 @@ def book(book):
 
 def _headings(name: str) -> dict[str, list[str]]:
     """The 右 headings of each rite, read straight off the file: a rite title is two full-width
-    spaces in, a heading three, and the name runs to a space, a note or a sign like ○."""
+    spaces in, a heading three, and the name runs to a space, a note or a sign like ○ — or, where it
+    fills its line (21 cells), on into the next line of three spaces past a page break."""
     out: dict[str, list[str]] = {}
     rite = None
-    for line in (BOOK_DIR / name).read_text("utf-8").splitlines():
+    lines = [line for line in (BOOK_DIR / name).read_text("utf-8").splitlines() if not line.startswith("<pb:")]
+    for n, line in enumerate(lines):
         m = re.match(r"^\u3000\u3000([^\u3000(¶]+)", line)
         if m and m.group(1) != "提要":
             rite = m.group(1)
             out[rite] = []
         h = re.match(r"^\u3000\u3000\u3000右([^\u3000(¶○□]+)", line)
         if h:
-            out[rite].append(h.group(1))
+            heading = h.group(1)
+            full = len(line.rstrip("¶")) == 21 and line.rstrip("¶") == "\u3000\u3000\u3000右" + heading
+            more = re.match(r"^\u3000\u3000\u3000(?!右)([^\u3000(¶○□]+)", lines[n + 1]) if full else None
+            out[rite].append(heading + (more.group(1) if more else ""))
     return out
 
 
@@ -107,3 +112,17 @@ def test_an_excerpt_is_marked_as_such(tesheng):
     assert tesheng.excerpt
     result = CliRunner().invoke(cli, ["inspect", str(TESHENG_PATH)])
     assert "节选" in result.output
+
+
+def test_a_stage_name_that_runs_over_a_page_is_read_whole_and_keeps_its_id(book):
+    """卷十六: 「右不儐尸賓獻祝佐食致爵于主人主婦酢于」 fills its line, a page break, 「主人」 — one name
+    (its 主人 was read as the heading's notes); its id stays the one read before, so rebuilt decks
+    update their notes. A full heading line whose name ends before the line does (017's drum
+    score 右鼔○□…) goes on no further."""
+    stages = {s.id: s for r in book["KR1d0044_016.txt"].rites for s in r.stages}
+    cut = stages["少牢馈食礼.不傧尸宾献祝佐食致爵于主人主妇酢于"]
+    assert (cut.name, cut.notes) == ("不儐尸賓獻祝佐食致爵于主人主婦酢于主人", "")
+    other = stages["少牢馈食礼.兄弟之后生者举觯于其长宾及次宾举爵"]
+    assert (other.name, other.notes) == ("兄弟之後生者舉觶于其長賓及次賓舉爵于尸遂無算爵", "")
+    drum = [s for r in book["KR1d0044_017.txt"].rites for s in r.stages if s.name.startswith("鼔")]
+    assert drum and all(s.name == "鼔" for s in drum)

@@ -67,6 +67,7 @@ class Heading:
     heading: str
     line: int
     pieces: list[Piece]
+    id_name: str | None = None  # a name run over a page keeps the id of the part on its first line
 
 
 def _split_para(para: Para) -> list[Passage | Heading]:
@@ -203,7 +204,7 @@ def assemble(path: str, items: Iterable[Item], reader_warnings: Iterable[str], f
                 headings += 1
                 stages.append(
                     Stage(
-                        id=stage_id(rite_name(), part.name, seen),
+                        id=stage_id(rite_name(), part.id_name or part.name, seen),
                         name=part.name,
                         passages=tuple(pending),
                         notes=part.notes,

@@ -39,6 +39,7 @@ class _Block:
     note_open: bool = False  # the last piece is a commentary that the next note continues
     wraps: bool = False  # the last classic line was full: the next one continues the paragraph
     note_indent: int = 0  # the indentation of the line the open commentary last ran on
+    name_runs_on: bool = False  # a heading whose name fills its line: the next line may go on with it
 
 
 class KanripoReader:
@@ -63,7 +64,11 @@ class KanripoReader:
             name = _heading_name(first.text)
             raw = _raw(b.pieces).strip(_SPACES)
             notes = raw[1 + len(name) :].lstrip("，。：" + _SPACES)
-            self.items.append(Heading(name, notes, raw, lines[0], b.pieces))
+            id_name = None
+            more = _name_goes_on(b)
+            if more:  # 「右不儐尸…主婦酢于」 <pb> 「主人」: one name over a page, its id as it was read before
+                id_name, name, notes = name, name + more, notes[len(more) :].lstrip("，。：" + _SPACES)
+            self.items.append(Heading(name, notes, raw, lines[0], b.pieces, id_name))
             return
         passage = _passage(b.pieces, lines)
         self.items.append(replace(passage, pages=tuple(dict.fromkeys(b.pages))))
@@ -181,7 +186,12 @@ class KanripoReader:
         first = next((r for r in line.runs if r.text.strip(_SPACES)), None)
         if first is not None and not first.note and first.text.lstrip(_SPACES).startswith("右") and line.indent == 3:
             self._check_heading(line)
-            self._add(self._open("heading"), line)
+            heading = self._open("heading")
+            self._add(heading, line)
+            text = line.plain.strip(_SPACES)
+            heading.name_runs_on = (
+                line.cells >= LINE_CELLS and not any(r.note for r in line.runs) and _heading_name(text) == text[1:]
+            )
             return
         if line.only_notes:
             self._note_line(line)
@@ -216,6 +226,14 @@ class KanripoReader:
         text = line.plain.lstrip(_SPACES)
         if not _heading_name(text):
             raise CorpusFormatError("a 「右」 heading without a stage name", path=self.path, line=line.n)
+
+
+def _name_goes_on(b: _Block) -> str:
+    """The rest of a heading's name on its next line, where the name filled its first line (016:996
+    「右不儐尸賓獻祝佐食致爵于主人主婦酢于」, a page break, 「主人」); empty otherwise."""
+    if not b.name_runs_on or len(b.pieces) < 2 or b.pieces[1].kind != "text":
+        return ""
+    return _heading_name("右" + b.pieces[1].text.lstrip(_SPACES))
 
 
 def _heading_name(text: str) -> str:
