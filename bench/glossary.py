@@ -23,7 +23,6 @@ Usage: python bench/glossary.py [--repeat N] [--verbose] [--rules] [--write-gate
 from __future__ import annotations
 
 import argparse
-import csv
 import time
 from collections import Counter
 from pathlib import Path
@@ -43,7 +42,7 @@ from study.terms.goldscore import (
     score_seeds,
     total,
 )
-from study.terms.reading import reading_in
+from study.terms.readinggold import read_right, reading_rows
 from study.terms.review import reviewed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -136,26 +135,19 @@ def _book_gate() -> None:
 def _readings() -> None:
     """Development rows (卷一–八: the table was corrected on their failures) and held-out rows
     (卷九–十七: totals only, never which rows fail)."""
-    with (GOLD / "readings.tsv").open(encoding="utf-8") as f:
-        rows = list(csv.DictReader(f, delimiter="\t"))
+    rows = reading_rows(GOLD / "readings.tsv")
     for label, held_out in (("dev (卷一–八)", False), ("held-out (卷九–十七)", True)):
         part = [r for r in rows if (int(r["file"].removeprefix("KR1d0044_")[:3]) >= 9) == held_out]
-        ok = sum(reading_in(r["word"], r["context"]) in {r["pinyin"], r["also"]} - {""} for r in part)
+        ok = read_right(part)
         print(f"readings in context, {label}: {ok}/{len(part)} = {ok / len(part):.3f} (target 0.99)")
-    with (GOLD / "readings_dev2.tsv").open(encoding="utf-8") as f:
-        dev2 = list(csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t"))
-    ok = sum(reading_in(r["word"], r["context"]) in {r["pinyin"], r["also"]} - {""} for r in dev2)
-    print(f"readings in context, dev list 2 (卷一–八, written before scoring): {ok}/{len(dev2)} = {ok / len(dev2):.3f}")
-    with (GOLD / "readings_dev3.tsv").open(encoding="utf-8") as f:
-        dev3 = list(csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t"))
-    ok = sum(reading_in(r["word"], r["context"]) in {r["pinyin"], r["also"]} - {""} for r in dev3)
-    print(f"readings in context, dev list 3 (卷一–八, written before scoring): {ok}/{len(dev3)} = {ok / len(dev3):.3f}")
-    with (GOLD / "readings_dev4.tsv").open(encoding="utf-8") as f:
-        dev4 = list(csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t"))
-    ok = sum(reading_in(r["word"], r["context"]) in {r["pinyin"], r["also"]} - {""} for r in dev4)
-    print(
-        f"readings in context, dev list 4 (卷九–十七, drawn blind, written before scoring): {ok}/{len(dev4)} = {ok / len(dev4):.3f}"
-    )
+    for name, label in (
+        ("readings_dev2.tsv", "dev list 2 (卷一–八, written before scoring)"),
+        ("readings_dev3.tsv", "dev list 3 (卷一–八, written before scoring)"),
+        ("readings_dev4.tsv", "dev list 4 (卷九–十七, drawn blind, written before scoring)"),
+    ):
+        dev = reading_rows(GOLD / name)
+        ok = read_right(dev)
+        print(f"readings in context, {label}: {ok}/{len(dev)} = {ok / len(dev):.3f}")
 
 
 def _speed(repeat: int) -> None:

@@ -17,7 +17,6 @@ the earlier lists, so that the readings are written blind.
 
 from __future__ import annotations
 
-import csv
 import json
 import random
 import subprocess
@@ -31,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from study.build import load_document  # noqa: E402
+from study.terms.readinggold import reading_rows  # noqa: E402
 from study.terms.readtable import table  # noqa: E402
 from study.text.normalize import normalize  # noqa: E402
 
@@ -127,9 +127,7 @@ def earlier_rows() -> list[tuple[str, str, str]]:
     """(word, context, file) of every row of the earlier lists, read but never printed."""
     rows = []
     for name in EARLIER:
-        with (GOLD / name).open(encoding="utf-8") as f:
-            reader = csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t")
-            rows += [(r["word"], r["context"], r["file"]) for r in reader]
+        rows += [(r["word"], r["context"], r["file"]) for r in reading_rows(GOLD / name)]
     return rows
 
 

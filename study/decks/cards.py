@@ -21,7 +21,7 @@ from ..text.normalize import normalize
 from ..text.translation import known_as
 from .clozehints import RiteHints, cloze_hint, shared_glosses
 from .clozespans import cloze_spans
-from .markup import cloze_text, esc, items, leave_out, ruby, span
+from .markup import cloze_text, esc, find_all, items, leave_out, ruby, span
 from .newcards import schedule
 from .notedata import KIND_TAGS, NoteData, custom_deck, printed_label, rite_deck, stage_label, tag
 from .ordercards import order_notes
@@ -84,15 +84,11 @@ def _shown_elsewhere(key: str, spans: list[tuple[int, int, Term]], same: Callabl
     hidden = [False] * len(key)
     for start, end, _ in spans:
         hidden[start:end] = [True] * (end - start)
-    out = set()
-    for t in {t.normalized: t for _, _, t in spans}.values():
-        at = key.find(t.normalized)
-        while at != -1:
-            if not all(hidden[at : at + len(t.normalized)]) and same(t, at):
-                out.add(t.normalized)
-                break
-            at = key.find(t.normalized, at + 1)
-    return out
+    return {
+        t.normalized
+        for t in {t.normalized: t for _, _, t in spans}.values()
+        if any(not all(hidden[at:end]) and same(t, at) for at, end in find_all(key, t.normalized))
+    }
 
 
 def _all_blank(key: str, spans: list[tuple[int, int, Term]]) -> bool:

@@ -9,6 +9,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from ..decks.blankhints import occurrence_hint
 from ..decks.items import PassageItem, cloze_terms, passage_items
+from ..decks.markup import find_all
 from ..model import Document, Rite, Term
 from ..text.display import shown
 from ..text.normalize import normalize
@@ -41,12 +42,7 @@ def clozes(p: PassageItem) -> tuple[Term, ...]:
 def blanks(text: str, term: Term) -> list[int]:
     """Where (normalised index) ``text`` holds ``term``, written in any form: the blanks of its
     cloze, none overlapping."""
-    key, out = normalize(text), []
-    at = key.find(term.normalized) if term.normalized else -1
-    while at != -1:
-        out.append(at)
-        at = key.find(term.normalized, at + len(term.normalized))
-    return out
+    return [start for start, _ in find_all(text, term.normalized)]
 
 
 def blank_hints(p: PassageItem, term: Term, shared: Mapping[str, frozenset[str]]) -> tuple[str, ...]:
