@@ -184,3 +184,9 @@ def test_a_term_its_unit_still_shows_in_the_sense_asked_is_not_blanked(fresh):
         if kind == "填空" and "盥洗" in _PLAIN.sub("", front) and "洗" in {a for a, _ in _blanks(front)}
     ]
     assert wash
+
+
+def test_a_mask_beside_only_words_that_say_nothing_is_no_hint():
+    """士虞禮's 足爵 = 爵有足者: masked, 「～有～者」 fits any word; no blank of 足爵 is made."""
+    terms, shared = _terms("KR1d0044_014.txt")
+    assert cloze_hint(terms["足爵"], terms["足爵"].glosses, shared) == ""

@@ -35,7 +35,7 @@ HINT_CHARS = 12  # a cloze hint is a gloss (or its clauses) of at most this many
 _CUTS = "，、；"
 _STRIP = "。；，、 "
 _CLAUSE = re.compile(r"(?<=[，；。])")
-_FUNCTION = frozenset(normalize("也之者曰謂為所以其而于於則與乎矣焉"))  # words that say nothing alone
+_FUNCTION = frozenset(normalize("也之者曰謂為所以其而于於則與乎矣焉有"))  # words that say nothing alone
 _DEFINES = frozenset(normalize("曰謂為者"))  # 「左为～」「吹～者」: the gloss defines the masked word
 _KINDS = frozenset(normalize("器服"))  # 禮器, 酒器, 禮服: a gloss of two characters ending so names a kind
 # which side and how many: masked, the rest of the gloss fits every side or number (西面 「～向陳之」)
