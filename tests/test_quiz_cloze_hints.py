@@ -23,6 +23,7 @@ from study.learn.grading import RatingName
 from study.learn.passages import BLANK, blank_hints, blanked, blanks, clozes
 from study.learn.quiz import grade, present
 from study.model import Document, Term
+from study.terms.senses import senses_at
 from study.text.normalize import normalize
 from tests.conftest import ROOT, shown
 
@@ -65,6 +66,20 @@ def test_a_blank_is_followed_by_its_hint_and_a_blank_without_one_stays_bare(whol
     assert blanks(text, term) == [4, 11]
     assert blanked(text, term, ("主～也", "")) == "主人升自＿＿（主～也）賔升自西階＿＿"
     assert blanked("乃升【句】自阼階", term, ("主～也",)) == "乃升，自＿＿（主～也）"  # the marks as read
+
+
+def test_the_verb_written_like_the_officiant_gets_no_hint_of_his(whole):
+    """士虞禮 · 饗神 「祝祝卒」: the officiant, then the verb (he prays: 祝祝卒謂祝祝神之辭畢). The officiant's
+    gloss (its curated pattern) explains only the first: the second blank is bare, no longer hinted
+    「～接神佐食接尸」; 「授祝祝授尸」 is the officiant twice."""
+    docs, terms, _ = whole
+    doc = next(d for d in docs if d.file == "KR1d0044_014.txt")
+    own = text_terms(terms, doc.file)
+    shared, by_key = shared_glosses(own), {t.normalized: t for t in own}
+    p = next(p for r in doc.rites for p in passage_items(doc, r) if p.passage.text.startswith("祝祝卒"))
+    assert blank_hints(p, by_key["祝"], shared) == ("～接神佐食接尸", "")
+    zhu = by_key["祝"]
+    assert [bool(senses_at(zhu, "食摶黍授祝祝授尸", at, "特牲饋食禮")) for at in (4, 5)] == [True, True]
 
 
 def test_no_cloze_question_of_the_whole_book_lacks_a_hint(whole):
