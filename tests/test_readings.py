@@ -18,45 +18,33 @@ from study.text.normalize import normalize
 from study.yamlsrc import load_yaml
 from tests.conftest import DATA
 
-DEV_FLOOR = 1.0  # 卷一–八: the rows whose failures the table was corrected on
-HELD_OUT_FLOOR = 0.985  # 卷九–十七: never looked at row by row; what the table reaches today (198/201)
 TARGET = 0.99  # issue 11
+# The first list (卷一–十七). Its rows of 卷九–十七 were held out — scored as a total only — until
+# 2026-12-01, when they read 198/201 = 0.985; they were then opened row by row (a fresh held-out list,
+# tests/data/gold/heldout/readings_heldout2.tsv, was written blind first) and two of the three
+# failures fixed in the table (積 of 積唯芻禾 zì, 飲 of 勝飲不勝者 yìn). The third is left: the row's
+# context 「行稷四行」 starts at the word and so leaves out the 二 that makes it a row (皆二行: háng),
+# which the table reads in the sentence (粱稻皆二行稷四行 → háng).
+LEFT = {("行", "行稷四行")}
 
 
 def _rows():
     return reading_rows(DATA / "gold" / "readings.tsv")
 
 
-def _held_out(row) -> bool:
-    return int(row["file"].removeprefix("KR1d0044_")[:3]) >= 9
-
-
-def _accuracy(held_out: bool) -> float:
-    rows = [r for r in _rows() if _held_out(r) == held_out]
-    ok = read_right(rows)
-    return ok / len(rows)
+def _wrong(rows) -> set[tuple[str, str]]:
+    return {(r["word"], r["context"]) for r in rows if not read_right([r])}
 
 
 def test_the_hand_checked_list_is_large_and_mostly_polyphones():
     rows = _rows()
     assert len(rows) >= 150 and sum(r["polyphone"] == "yes" for r in rows) >= 80
     assert all(r["reference"] for r in rows)
-    assert sum(map(_held_out, rows)) >= 150  # the held-out part alone is large enough to judge
 
 
-def test_readings_in_context_hold_the_measured_accuracy_on_development_chapters():
-    assert _accuracy(held_out=False) >= DEV_FLOOR
-
-
-def test_readings_in_context_hold_the_measured_accuracy_on_held_out_chapters():
-    assert _accuracy(held_out=True) >= HELD_OUT_FLOOR
-
-
-@pytest.mark.xfail(
-    reason="issue 11 asks for 99 % on text not tuned to; the held-out chapters reach 0.985", strict=False
-)
-def test_readings_in_context_reach_the_issue_target_on_held_out_chapters():
-    assert _accuracy(held_out=True) >= TARGET
+def test_readings_in_context_read_the_first_list_but_the_one_row_left():
+    assert _wrong(_rows()) == LEFT
+    assert reading_in("行", "粱稻皆二行稷四行") == "háng"
 
 
 def test_every_rule_of_the_table_names_its_reference():
