@@ -21,11 +21,11 @@ def _list4() -> list[dict[str, str]]:
     return reading_rows(LIST4)
 
 
-def _overlap(rows: list[dict[str, str]]) -> int:
+def _overlap(rows: list[dict[str, str]], lists: tuple[str, ...] = EARLIER) -> int:
     """How many rows stand at a place of an earlier list: the same (word, context, file), or the
     same word and file where one context holds the other around the word. Only the count is
     returned: the earlier lists' held-out rows are never shown."""
-    earlier = [(r["word"], r["context"], r["file"]) for name in EARLIER for r in reading_rows(DATA / "gold" / name)]
+    earlier = [(r["word"], r["context"], r["file"]) for name in lists for r in reading_rows(DATA / "gold" / name)]
     places = {(r["word"], r["context"], r["file"]) for r in rows}
     same = len(places & set(earlier))
     near = sum(
