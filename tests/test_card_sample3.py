@@ -2,20 +2,26 @@
 of the whole-book package at commit bec5dbe, after the cloze hints, the empty glosses and the
 reverse cards' sentences, drawn with a third seed (``scripts/card_sample_draw.py --seed 20261206``)
 and read front then back before either earlier sample's verdicts. The checks are the first
-sample's; a card an earlier draw holds too is read alike unless its fault was fixed between."""
+sample's; a card an earlier draw holds too is read alike unless its fault was fixed between.
+Its 词→义 fault fixed since: a stage that spells the term apart (遭主國喪 on 遭喪's front), checked on
+the whole book."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from study.decks.markup import find_all, restates, spelt_apart
+from study.terms.senses import gloss_key
 from tests.conftest import ROOT
 from tests.test_card_sample import (
     FIXED,
     SAMPLE,
+    _big,
     _read,
     check_figure,
     check_header_and_rows,
@@ -69,3 +75,50 @@ def test_the_readme_gives_the_third_sample_its_commit_its_figure_and_each_kind()
     for kind, n in Counter(r["kind"] for r in rows).items():
         right = sum(r["verdict"] == "right" for r in rows if r["kind"] == kind)
         assert f"{kind} {right}/{n}" in said, kind
+
+
+def _context(front: str) -> str:
+    m = re.search(r'<div class="context">(.*?)</div>', front, re.S)
+    assert m
+    return html.unescape(m.group(1))
+
+
+def _glosses(back: str) -> list[str]:
+    after = back.split('id="answer"')[-1]
+    return [gloss_key(html.unescape(g)) for g in re.findall(r'<span class="gloss">([^<]*)</span>', after)]
+
+
+def _fixed(text: str) -> list[dict[str, str]]:
+    _, rows = _read(SAMPLE3)
+    return [r for r in rows if r["kind"] == "词→义" and f"{FIXED} {text}" in r["reason"]]
+
+
+def test_a_term_front_found_answered_by_its_stage_name_says_the_stage_by_its_number(built):
+    """聘禮 · 遭主國喪 said what 遭喪 is (所聘之國君薨) on its 词→义 front, as on its 义→词 twin: the stage
+    is 第三十六節 now, on both notes of 遭喪 (two senses)."""
+    (row,) = _fixed("a 词→义 front leaves out a stage that spells its term apart")
+    kind, front, _ = built[(row["guid"], int(row["ord"]))]
+    assert kind == "词→义" and _big(front) == "遭喪" and _context(front) == "聘禮 · 第三十六節", front
+    zao = [f for k, f, _ in built.values() if k == "词→义" and _big(f) == "遭喪"]
+    assert len(zao) == 2 and all(_context(f) == "聘禮 · 第三十六節" for f in zao)
+
+
+def test_no_term_front_of_the_whole_book_shows_a_stage_that_restates_its_term_or_holds_its_gloss(built):
+    """A stage that spells the term with characters put in says what it means (遭主國喪 遭喪, 夕陳幣授使者
+    夕幣 = 夕而展幣), and one that holds a gloss gives it (聘禮 · 習儀 on 肄 習, 投壺禮 · 請投受矢 on 籌 矢):
+    left out, the stage said by its number. A stage that only uses its term stays (士冠禮 · 筮日 on 筮's
+    front says nothing of 以蓍問吉凶): about 90 fronts of the book."""
+    fronts = [(f, b) for k, f, b in built.values() if k == "词→义"]
+    assert len(fronts) > 1300
+    uses = 0
+    for front, back in fronts:
+        term, glosses = _big(front), [g for g in _glosses(back) if g]
+        assert glosses, front
+        for part in _context(front).split(" · "):
+            assert not restates(part, term), (term, part)
+            assert not any(find_all(part, g) or spelt_apart(part, g) for g in glosses), (term, part, glosses)
+            uses += bool(find_all(part, term))
+    assert uses >= 90
+    contexts = {(_big(f), _context(f)) for f, _ in fronts}
+    assert ("筮", "士冠禮 · 筮日") in contexts and ("納吉", "士昏禮 · 納吉") in contexts
+    assert ("肄", "聘禮 · 第六節") in contexts and ("夕幣", "聘禮 · 第二節") in contexts

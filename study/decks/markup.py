@@ -76,14 +76,21 @@ def mask(text: str, words: Iterable[str]) -> str:
     return text
 
 
-def leave_out(context: str, words: Iterable[str], stand_in: str | None = None) -> str:
-    """A card's context line (``士昏禮 · 納采``) without the parts that hold one of ``words`` — not
-    masked: 「士昏禮 · 納～」 or 「～昏禮」 would give a card's answer (采, 士) away. ``stand_in`` takes
+def leave_out(context: str, words: Iterable[str], stand_in: str | None = None, *, restated: Iterable[str] = ()) -> str:
+    """A card's context line (``士昏禮 · 納采``) without the parts that hold one of ``words`` (a
+    card's answers), as they are or spelt apart (:func:`spelt_apart`) — not masked: 「士昏禮 · 納～」
+    or 「～昏禮」 would give a card's answer (采, 士) away. ``restated``: words the front shows itself
+    (a 词→义 card's term), which a part may use as they are (筮日 on 筮's card, 納吉 on 納吉's: the
+    word asked, nothing said of it) but not spell apart (:func:`restates`: 遭主國喪 on 遭喪's card
+    puts in whose mourning, 夕陳幣授使者 on 夕幣's what is done with the gifts). ``stand_in`` takes
     the place of a stage left out (its number: 「第二節」), so that two cards stay apart."""
     words = [w for w in words if w]
+    restated = [w for w in restated if w]
     parts = []
     for n, part in enumerate(context.split(" · ")):
-        if not any(find_all(part, w) or spelt_apart(part, w) for w in words):
+        if not any(find_all(part, w) or spelt_apart(part, w) for w in words) and not any(
+            restates(part, w) for w in restated
+        ):
             parts.append(part)
         elif n and stand_in:
             parts.append(stand_in)
@@ -108,6 +115,12 @@ def spelt_apart(text: str, word: str) -> bool:
         if at != -1 and at - start + 1 - len(norm) <= SPREAD:
             return True
     return False
+
+
+def restates(text: str, word: str) -> bool:
+    """Whether ``text`` spells ``word`` apart other than where it holds it as it is: the word with
+    other characters put in (the stage 遭主國喪 restates 遭喪; 筮日 and 執幣 only use 筮, 執幣)."""
+    return spelt_apart(mask(text, [word]), word)
 
 
 def items(values: Iterable[str], cls: str, *, tag: str = "ul") -> str:

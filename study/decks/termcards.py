@@ -226,6 +226,14 @@ def _alone_says_little(t: Term, sense: Sense) -> bool:
     return not any(gloss_key(g.gloss) and gloss_key(g.gloss) in text for g in sense.glosses)
 
 
+def _asked_context(rite: str, stage: str | None, t: Term, glosses: Sequence[str], number: str | None) -> str:
+    """The context line of a 词→义 front: without a part that says what the term means — one that
+    holds a gloss of it (肄 習 on 聘禮 · 習儀, 籌 矢 on 投壺禮 · 請投受矢), or spells the term apart
+    with what it means put in (遭主國喪 on 遭喪's card, 夕陳幣授使者 on 夕幣's); a stage that only
+    uses the term (筮日 on 筮's card) stays. A stage left out is said by its number, as on 义→词."""
+    return leave_out(context(rite, stage), [gloss_key(g) for g in glosses], number, restated=[t.term])
+
+
 def sense_reading(t: Term, sense: Sense) -> str:
     """The term's reading where the sense's example uses it (:func:`term_reading_at`)."""
     if sense.example is None or sense.at < 0:
@@ -279,7 +287,7 @@ def _sense_notes(selection, choice, places, rt: RiteTerms, sense: Sense, senses,
         ("Sense", _in_sentence(sense, t, senses) if many else ""),
         ("Glosses", items(glosses, "glosses")),
         ("Example", "" if many else _marked(sense, t)),
-        ("Context", esc(context(choice.rite, stage) + variant)),
+        ("Context", esc(_asked_context(choice.rite, stage, t, plain, stage_number(c, sense.stage)) + variant)),
         ("Source", esc(places.gloss_source(located))),
     )
     tags = (
