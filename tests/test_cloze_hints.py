@@ -17,7 +17,9 @@ import pytest
 from scripts.card_sample_draw import build_all, cards
 from study.build import Sources, default_glossary_path, load_document, plan_deck
 from study.decks.clozehints import cloze_hint, shared_glosses
+from study.decks.clozespans import inside_word
 from study.decks.deckspec import load_deckspec
+from study.decks.markup import find_all
 from study.model import Term
 from study.terms.senses import MASK, gloss_key
 from study.text.normalize import normalize
@@ -45,6 +47,7 @@ KIND_ONLY = (("1PTsv:!UC", 0), ("r6Yv!KOkyy", 2), ("xtrR!`;7JH", 0))
 _BLANK = re.compile(r'<span class="cloze" data-cloze="([^"]*)" data-ordinal="\d+">\[(.*?)\]</span>', re.S)
 _NOTE_BLANK = re.compile(r"\{\{c\d+::(.*?)(?:::(.*?))?\}\}")
 _PLAIN = re.compile(r"<[^>]+>")
+_STYLE = re.compile(r"<style>.*?</style>", re.S)
 
 
 @pytest.fixture(scope="module")
@@ -184,6 +187,26 @@ def test_a_term_its_unit_still_shows_in_the_sense_asked_is_not_blanked(fresh):
         if kind == "填空" and "盥洗" in _PLAIN.sub("", front) and "洗" in {a for a, _ in _blanks(front)}
     ]
     assert wash
+
+
+def test_no_cloze_card_of_the_whole_book_shows_its_answer_as_a_word_of_its_own(fresh):
+    """An occurrence of the answer left unblanked on the card, standing as a word of its own, gives the
+    blank away whatever its sense: 鄉飲酒禮 · 迎賔 「賔【厭】介入門左介厭衆賔入」 (the gloss's window
+    reached the first 厭 only), 「適【洗】…卒洗」 (洗 the basin beside 洗 to wash), 「【祝】降與夏祝交」 —
+    such a term is not blanked in that unit; nor beside another term's answer that holds it, shown on its
+    card (請【釋獲】于賓…命釋獲者設中). Inside a longer word in another sense it is none (盥洗)."""
+    asked = 0
+    for kind, front, _ in fresh.values():
+        if kind != "填空":
+            continue
+        shown = normalize(html.unescape(_PLAIN.sub("", _BLANK.sub("■", _STYLE.sub("", front)))))
+        for answer, _ in _blanks(front):
+            asked += 1
+            word = normalize(answer)
+            free = [at for at, end in find_all(shown, word) if not inside_word(shown, at, end)]
+            assert not free, (answer, shown)
+    assert asked > 1400
+    assert not any("介厭衆賔" in _PLAIN.sub("", front) for kind, front, _ in fresh.values() if kind == "填空")
 
 
 def test_a_mask_beside_only_words_that_say_nothing_is_no_hint():

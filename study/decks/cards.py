@@ -20,7 +20,7 @@ from ..text.commentary import NEW_NOTE
 from ..text.normalize import normalize
 from ..text.translation import known_as
 from .clozehints import RiteHints, cloze_hint, shared_glosses
-from .clozespans import cloze_spans
+from .clozespans import cloze_spans, inside_word
 from .markup import cloze_text, esc, find_all, items, leave_out, ruby, span
 from .newcards import schedule
 from .notedata import KIND_TAGS, NoteData, custom_deck, printed_label, rite_deck, stage_label, tag
@@ -77,18 +77,23 @@ def _segment(text: str, speaker: str | None) -> str:
 
 
 def _shown_elsewhere(key: str, spans: list[tuple[int, int, Term]], same: Callable[[Term, int], bool]) -> set[str]:
-    """The terms (normalised) of ``spans`` that ``key`` (the unit, normalised) still shows, unblanked,
-    in the sense a blank asks (``same``: a gloss of the term explains that occurrence) — 卒觶 beside
-    the blanks of 觶, not blanked there as it would cut the word: such a blank is answered from the
-    card itself. Another word written alike (洗 to wash beside the blanks of 洗 the basin) is none."""
-    hidden = [False] * len(key)
-    for start, end, _ in spans:
-        hidden[start:end] = [True] * (end - start)
-    return {
-        t.normalized
-        for t in {t.normalized: t for _, _, t in spans}.values()
-        if any(not all(hidden[at:end]) and same(t, at) for at, end in find_all(key, t.normalized))
-    }
+    """The terms (normalised) of ``spans`` that ``key`` (the unit, normalised) still shows, unblanked:
+    a blank of such a term is answered from the card itself. Shown is an occurrence standing as a word
+    of its own (賔厭介…介厭衆賔: the second 厭, which the gloss's window does not reach; 卒洗 beside
+    the blanks of 洗 the basin — the student reads the answer's character whatever its sense), or one
+    inside a longer word in the sense a blank asks (``same``: a gloss of the term explains it — 卒觶
+    beside the blanks of 觶, not blanked there as it would cut the word). Inside another word in
+    another sense it is none (洗 of 盥洗 beside the blanks of 洗 the basin). Another term's blank hides
+    nothing: the card of one cloze number shows the others' answers (命釋獲者 beside 請【釋獲】)."""
+    out = set()
+    for t in {t.normalized: t for _, _, t in spans}.values():
+        # only its own blanks hide it: its card shows the other terms' answers (釋獲者 beside 【釋獲】)
+        own = {start for start, _, u in spans if u.normalized == t.normalized}
+        if any(
+            at not in own and (not inside_word(key, at, end) or same(t, at)) for at, end in find_all(key, t.normalized)
+        ):
+            out.add(t.normalized)
+    return out
 
 
 def _all_blank(key: str, spans: list[tuple[int, int, Term]]) -> bool:
