@@ -18,31 +18,46 @@ from .decks.notedata import CARD_KINDS, NoteData
 from .decks.script import simplified_notes
 from .decks.selection import select
 from .decks.studyload import Load, study_load
-from .errors import CorpusFormatError, GlossaryError, Said
+from .errors import CorpusFormatError, GlossaryError, Said, TranslationsError
 from .model import Corpus, Document, Term
 from .paths import corpus_files, decks_dir, default_text_paths, texts_dir
 from .terms.curated import CURATED_FILE, Curated, load_curated
 from .terms.glossary import build_terms
 from .text.align import align_document
 from .text.attach import attach_translations
+from .text.corrections import TRANSLATIONS_FILE, Corrections, load_corrections
 from .text.formats import read_text
 from .text.kanripo_lines import is_mandoku
 from .text.manifest import MANIFEST, Manifest, find_manifest
 
 
-def load_document(path: Path, manifest: Manifest | None = None) -> Document:
+def load_document(path: Path, manifest: Manifest | None = None, *, translations: Path | None = None) -> Document:
     """Read and parse one text; the manifest beside it names the rite it opens in, whether it is
-    an excerpt (节选), and which translation texts attach to it.
+    an excerpt (节选), and which translation texts attach to it. The translations — its own and
+    those attached — read as a teacher's corrections file corrects them: ``translations``, else
+    ``translations.yaml`` beside the texts' folder (``decks/translations.yaml`` for the project's
+    texts), if there is one (:mod:`study.text.corrections`).
 
     With the manifest found beside the text, the result is kept for the process (documents are
-    immutable): a translation text attached to several 卷 is read and aligned once. A text or
-    manifest whose bytes changed is read again."""
+    immutable): a translation text attached to several 卷 is read and aligned once. A text,
+    manifest or corrections file whose bytes changed is read again."""
+    if translations is None:
+        beside_texts = default_translations_path(path)
+        translations = beside_texts if beside_texts.is_file() else None
+    elif not translations.is_file():
+        raise TranslationsError("no such corrections file", path=str(translations), line=None)
+    fixes = _digest(translations) if translations is not None else None
     if manifest is None:
         text, beside = _digest(path), _digest(path.parent / MANIFEST)
         if text is None:
-            return _load(path, find_manifest(path))  # reports the file that cannot be read
-        return _load_beside(path, text, beside)
-    return _load(path, manifest)
+            return _load(path, find_manifest(path), translations)  # reports the file that cannot be read
+        return _load_beside(path, text, beside, translations, fixes)
+    return _load(path, manifest, translations)
+
+
+def default_translations_path(text: Path) -> Path:
+    """The corrections a text is read with by default: ``translations.yaml`` beside its folder."""
+    return text.resolve().parent.parent / TRANSLATIONS_FILE
 
 
 def _digest(path: Path) -> bytes | None:
@@ -53,11 +68,28 @@ def _digest(path: Path) -> bytes | None:
 
 
 @lru_cache(maxsize=64)
-def _load_beside(path: Path, _text: bytes, _manifest: bytes | None) -> Document:
-    return _load(path, find_manifest(path))
+def _load_beside(
+    path: Path, _text: bytes, _manifest: bytes | None, translations: Path | None, _fixes: bytes | None
+) -> Document:
+    return _load(path, find_manifest(path), translations)
 
 
-def _load(path: Path, manifest: Manifest) -> Document:
+@lru_cache(maxsize=8)
+def _corrections(path: Path, _digest: bytes | None) -> Corrections:
+    return load_corrections(path)
+
+
+def read_corrections(path: Path | None, folder: Path) -> Corrections | None:
+    """The corrections at ``path`` (read once per content), checked to name texts of ``folder``."""
+    if path is None:
+        return None
+    corrections = _corrections(path, _digest(path))
+    corrections.check_files(folder)
+    return corrections
+
+
+def _load(path: Path, manifest: Manifest, translations: Path | None = None) -> Document:
+    corrections = read_corrections(translations, path.parent)
     entry = manifest.entry(path.name)
     try:
         data = path.read_bytes()
@@ -70,14 +102,14 @@ def _load(path: Path, manifest: Manifest) -> Document:
         book=manifest.book,
         rites=entry.rites if entry else (),
     )
-    doc = align_document(doc)
+    doc = align_document(doc, corrections=corrections)
     role = entry.role if entry is not None else None
     if role in ("translation", "excerpt") or (role is None and not is_kanripo(data)):
         doc = replace(doc, excerpt=True)  # a part of its rites: never presented as a whole rite
     for name in manifest.translations_for(path.name):
         source = path.parent / name
         if source.is_file():
-            doc, _ = attach_translations(doc, load_document(source))
+            doc, _ = attach_translations(doc, load_document(source, translations=translations))
     return doc
 
 
@@ -147,22 +179,25 @@ class Sources:
     """Texts and terms parsed once for several builds (``study build --all`` shares them)."""
 
     def __init__(self) -> None:
-        self._documents: dict[Path, Document] = {}
+        self._documents: dict[tuple[Path, Path | None], Document] = {}
         self._curated: dict[Path, Curated | None] = {}
-        self._terms: dict[tuple[tuple[Path, ...], Path], list[Term]] = {}
+        self._terms: dict[tuple[tuple[Path, ...], Path, Path | None], list[Term]] = {}
 
-    def corpus(self, paths: Sequence[Path]) -> Corpus:
+    def corpus(self, paths: Sequence[Path], translations: Path | None = None) -> Corpus:
+        """The texts, their translations read with the corrections ``translations`` (default:
+        those beside the texts' folder, :func:`load_document`)."""
         for p in paths:
-            if p not in self._documents:
-                self._documents[p] = load_document(p)
-        return Corpus(tuple(self._documents[p] for p in paths))
+            if (p, translations) not in self._documents:
+                self._documents[(p, translations)] = load_document(p, translations=translations)
+        return Corpus(tuple(self._documents[(p, translations)] for p in paths))
 
-    def terms(self, paths: Sequence[Path], glossary: Path) -> list[Term]:
-        key = (tuple(paths), glossary)
+    def terms(self, paths: Sequence[Path], glossary: Path, translations: Path | None = None) -> list[Term]:
+        key = (tuple(paths), glossary, translations)
         if key not in self._terms:
             if glossary not in self._curated:  # one read of the glossary for every text set
                 self._curated[glossary] = load_curated(glossary) if glossary.is_file() else None
-            self._terms[key] = build_terms(self.corpus(paths).documents, self._curated[glossary])
+            documents = self.corpus(paths, translations).documents
+            self._terms[key] = build_terms(documents, self._curated[glossary])
         return self._terms[key]
 
 
@@ -217,16 +252,39 @@ def spec_paths(spec: DeckSpec) -> tuple[list[Path], Path, list[tuple[int | None,
     return paths, glossary, problems
 
 
+def spec_translations(spec: DeckSpec) -> tuple[Path | None, list[tuple[int | None, str]]]:
+    """The corrections of translations a spec reads its texts with, and a problem if it names a
+    file that is not there: the spec's ``translations:`` (a file in the spec's folder or in
+    ``decks/``, never an absolute or escaping path), else ``translations.yaml`` beside it, else
+    None — the one beside the texts' folder (:func:`load_document`: for the project's texts,
+    ``decks/translations.yaml``)."""
+    folder = spec.folder
+    if spec.translations:
+        chosen = confined(folder, spec.translations)
+        if chosen is None:
+            where = f"{folder} or {decks_dir()}" if folder else str(decks_dir())
+            return None, [(spec.line("translations"), f"translations: {spec.translations!r} is not a file in {where}")]
+        if not chosen.is_file():
+            return None, [(spec.line("translations"), f"translations: no such file {str(chosen)!r}")]
+        return chosen, []
+    if folder and (folder / TRANSLATIONS_FILE).is_file():
+        return folder / TRANSLATIONS_FILE, []
+    return None, []
+
+
 def plan_deck(spec: DeckSpec, sources: Sources | None = None, unasked: Counter[str] | None = None) -> list[NoteData]:
     """The notes of ``spec``; raises :class:`DeckSpecError` with every problem of the spec at once.
     ``unasked``, if given, counts per rite the cloze cards not made for want of a hint."""
     sources = sources or Sources()
     paths, glossary, problems = spec_paths(spec)
-    corpus = sources.corpus(paths)
-    by_file = {p.name: sources.terms([p], glossary) for p in paths}  # a rite's notes: its own text's terms
-    selection = select(spec, corpus, sources.terms(paths, glossary) if paths else [], by_file)
+    translations, more = spec_translations(spec)
+    problems += more
+    corpus = sources.corpus(paths, translations)
+    # a rite's notes: its own text's terms
+    by_file = {p.name: sources.terms([p], glossary, translations) for p in paths}
+    selection = select(spec, corpus, sources.terms(paths, glossary, translations) if paths else [], by_file)
     texts = spec_texts(spec)
-    references = sources.corpus(sorted(texts.glob("*.txt"))).documents if texts.is_dir() else ()
+    references = sources.corpus(sorted(texts.glob("*.txt")), translations).documents if texts.is_dir() else ()
     notes = make_notes(selection, references, unasked)
     if spec.script == "simplified":
         notes = simplified_notes(notes, spec.name)
@@ -294,5 +352,9 @@ def build_deck(
 
 
 def default_specs() -> list[Path]:
-    """The deck specs the project carries: ``decks/*.yaml`` except the glossary."""
-    return sorted(p for p in decks_dir().glob("*.yaml") if p.name != CURATED_FILE)
+    """The deck specs the project carries: ``decks/*.yaml`` except the glossary and the
+    corrections of translations."""
+    return sorted(p for p in decks_dir().glob("*.yaml") if p.name not in NOT_SPECS)
+
+
+NOT_SPECS = (CURATED_FILE, TRANSLATIONS_FILE)  # the YAML files of decks/ that are no deck spec

@@ -47,12 +47,17 @@ def _warn(doc: Document) -> None:
 @cli.command()
 @click.argument("path", type=_existing())
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (the fixed interface).")
-def inspect(path: Path, as_json: bool) -> None:
+@click.option(
+    "--translations",
+    type=_existing(),
+    help="Corrections of the translations (default: translations.yaml beside the texts' folder, decks/translations.yaml).",
+)
+def inspect(path: Path, as_json: bool, translations: Path | None) -> None:
     """Show the rites, stages and passages of a text.
 
     Example: study inspect decks/texts/004_b33f8e7c4f66e3ba.txt --json
     """
-    doc = load_document(path)
+    doc = load_document(path, translations=translations)
     _warn(doc)
     if as_json:
         json.dump(doc.to_dict(), sys.stdout, ensure_ascii=False, indent=1)

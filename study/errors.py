@@ -59,6 +59,11 @@ class GlossaryError(SourceError):
     """A malformed curated glossary (``decks/glossary.yaml``)."""
 
 
+class TranslationsError(SourceError):
+    """A teacher's corrections of the modern translations (``decks/translations.yaml``) that are
+    malformed, or that match nothing, or more than they say, in the text they correct."""
+
+
 class DeckSpecError(SourceError):
     """A deck spec with one or more problems, each reported as ``path:line: key: message``."""
 

@@ -20,7 +20,7 @@ from study.errors import DeckSpecError
 from tests.conftest import ROOT, XIANGSHE
 
 SPECS = sorted((ROOT / "decks").glob("*.yaml"))
-SPECS = [p for p in SPECS if p.name != "glossary.yaml"]
+SPECS = [p for p in SPECS if p.name not in ("glossary.yaml", "translations.yaml")]
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +133,7 @@ overlap: {window: 1}
     assert lines[4].endswith("kinds[2]: unknown kind 'flashcards' (expected terms, passages, cloze, stages, steps)")
     assert lines[5].endswith(
         "colour: unknown key 'colour' (expected name, texts, rites, stages, kinds, order, "
-        "limits, terms, overlap, glossary, script)"
+        "limits, terms, overlap, glossary, translations, script)"
     )
     assert lines[6].endswith("limits.terms: must be a whole number at least 1, not 'many'")
     assert lines[7].endswith("terms.exclude[0]: no term '不存在之词' in the texts")

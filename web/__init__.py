@@ -31,6 +31,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         DATABASE_URL=os.environ.get("DATABASE_URL") or f"sqlite:///{os.path.join(app.instance_path, 'study.sqlite')}",
         TEXTS=[str(p) for p in default_text_paths()],
         GLOSSARY=str(default_glossary_path()),
+        TRANSLATIONS=None,  # corrections of the translations; None: translations.yaml beside the texts' folder
         BOOK_CACHE=os.path.join(app.instance_path, "cache"),  # the parsed book (web/bookcache.py); None: off
         NEW_PER_DAY=int(os.environ.get("STUDY_NEW_PER_DAY", "20")),
         DAILY_GOAL=int(os.environ.get("STUDY_DAILY_GOAL", "30")),

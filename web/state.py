@@ -16,7 +16,7 @@ import fsrs
 from flask import Flask, current_app
 from sqlalchemy.engine import Connection
 
-from study.build import default_glossary_path, load_document, load_terms
+from study.build import default_glossary_path, default_translations_path, load_document, load_terms
 from study.learn.catalog import Catalog
 from study.learn.classdeck import class_catalog, spec_from_yaml
 from study.learn.classes import ClassStore
@@ -62,13 +62,17 @@ def init_state(app: Flask) -> StudyState:
     if not texts:
         raise RuntimeError("no texts to study: set STUDY_DECKS to a folder with texts/*.txt (the project's decks/)")
     glossary = app.config.get("GLOSSARY")
+    translations = app.config.get("TRANSLATIONS")  # None: translations.yaml beside the texts' folder
     manifests = sorted({p.parent / "manifest.yaml" for p in texts})
+    corrections = sorted({default_translations_path(p) for p in texts}) if not translations else []
     folder = app.config.get("BOOK_CACHE")
     documents, terms, catalog = _loaded(
         tuple(_stamp(p) for p in texts),
         _stamp(Path(glossary)) if glossary else None,
-        tuple(_stamp(p) for p in [*manifests, default_glossary_path()]),  # what else the texts are read with
+        # what else the texts are read with
+        tuple(_stamp(p) for p in [*manifests, *corrections, default_glossary_path()]),
         str(folder) if folder else None,
+        _stamp(Path(translations)) if translations else None,
     )
     scheduler = make_scheduler(app.config["DESIRED_RETENTION"], fuzzing=app.config["FSRS_FUZZING"])
     engine = make_engine(app.config["DATABASE_URL"], timeout=app.config["DATABASE_TIMEOUT"])
@@ -103,7 +107,11 @@ def _stamp(path: Path) -> Stamp:
 
 @lru_cache(maxsize=4)
 def _loaded(
-    texts: tuple[Stamp, ...], glossary: Stamp | None, read_with: tuple[Stamp, ...], folder: str | None
+    texts: tuple[Stamp, ...],
+    glossary: Stamp | None,
+    read_with: tuple[Stamp, ...],
+    folder: str | None,
+    translations: Stamp | None = None,
 ) -> tuple[list[Document], list[Term], Catalog]:
     """The parsed texts, their terms and the quiz catalog, made once per process for the same
     files (every app of a process, e.g. each test's, shares them) and, with a cache ``folder``,
@@ -112,7 +120,8 @@ def _loaded(
     the three is changed after this."""
 
     def build() -> tuple[list[Document], list[Term], Catalog]:
-        documents = [load_document(Path(p)) for p, _, _ in texts]
+        chosen = Path(translations[0]) if translations else None
+        documents = [load_document(Path(p), translations=chosen) for p, _, _ in texts]
         terms = load_terms(documents, Path(glossary[0]) if glossary else None)
         return documents, terms, build_catalog(documents, terms)
 
@@ -120,6 +129,7 @@ def _loaded(
         loaded = build()
     else:
         inputs = [Path(p) for p, _, _ in texts] + [Path(glossary[0]) if glossary else None]
+        inputs += [Path(translations[0])] if translations else []
         loaded = cached(Path(folder), inputs + [Path(p) for p, _, _ in read_with], build)
     # made now rather than in some learner's request: what a pinyin question reads with (pypinyin
     # and the readings table, 0.4 s), the catalog's fact and shared-gloss indexes

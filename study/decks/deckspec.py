@@ -35,7 +35,20 @@ ORDER_CARDS = ("next", "previous", "position", "overlap")
 DEFAULT_ORDER = ("overlap",)  # one card per fact: the windows; the others only when a spec asks
 MAX_PROMPTS = 20  # cloze fields of the overlapping-cloze note type (frozen in study.apkg)
 _ALIASES = {"term": "terms", "passage": "passages", "stage": "stages", "step": "steps", "prev": "previous"}
-_KEYS = ("name", "texts", "rites", "stages", "kinds", "order", "limits", "terms", "overlap", "glossary", "script")
+_KEYS = (
+    "name",
+    "texts",
+    "rites",
+    "stages",
+    "kinds",
+    "order",
+    "limits",
+    "terms",
+    "overlap",
+    "glossary",
+    "translations",
+    "script",
+)
 SCRIPTS = ("original", "simplified")  # the text as written, or in simplified characters (study.decks.script)
 
 Problem = tuple[int | None, str]
@@ -89,6 +102,7 @@ class DeckSpec:
     exclude_terms: tuple[str, ...] = ()
     overlap: Overlap = Overlap()
     glossary: str | None = None  # relative to the spec's folder
+    translations: str | None = None  # the corrections of translations, relative to the spec's folder
     script: str = "original"  # or "simplified": cards in simplified characters, in the spec's own deck
     path: str = field(default="<spec>", compare=False)
     folder: Path | None = field(default=None, compare=False)  # where texts/ and the glossary are
@@ -269,6 +283,10 @@ def read_deckspec(text: str, path: str, *, folder: Path | None = None) -> DeckSp
     if glossary is not None and not (isinstance(glossary, str) and glossary.strip()):
         r.problem(("glossary",), f"must be a file name, not {glossary!r}")
         glossary = None
+    translations = data.get("translations")
+    if translations is not None and not (isinstance(translations, str) and translations.strip()):
+        r.problem(("translations",), f"must be a file name, not {translations!r}")
+        translations = None
     script = data.get("script", "original")
     if script not in SCRIPTS:
         r.problem(("script",), f"must be one of {', '.join(SCRIPTS)}, not {script!r}")
@@ -286,6 +304,7 @@ def read_deckspec(text: str, path: str, *, folder: Path | None = None) -> DeckSp
         exclude_terms=r.strings(terms.get("exclude"), ("terms", "exclude")),
         overlap=overlap,
         glossary=glossary,
+        translations=translations,
         script=script,
         path=path,
         folder=folder,

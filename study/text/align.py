@@ -17,11 +17,12 @@ how a translation scores against rows is study/text/alignscore.py's job.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from ..model import Document, LineKind, Segment, Stage
 from .alignscore import _SKIP_TEXT, Scorer
+from .corrections import Corrections, Place, apply_corrections
 from .normalize import search_key
 from .renderings import Renderings
 from .translation import Ref, Row, strip_prefix
@@ -245,22 +246,74 @@ def align_links(doc: Document) -> tuple[Link, ...]:
     return tuple(_Alignment(doc).links) if doc.translation else ()
 
 
-def align_document(doc: Document, *, threshold: float = CONFIDENT) -> Document:
+def line_places(doc: Document, links: Sequence[Link], rows: Mapping[int, Row]) -> dict[int, Place]:
+    """What each translation line renders (the rows of its confident pair), for the scope of a
+    teacher's correction; a line that pairs with nothing is placed in its chunk's stages."""
+    places: dict[int, Place] = {}
+
+    def place(classical: Sequence[int], texts: bool) -> Place:
+        rites, stages, shown = set(), set(), []
+        for n in classical:
+            row = rows.get(n)
+            if row is None:
+                continue
+            owners = [*row.passages, *(owner for owner, _ in row.segments)]  # its text's, its commentary's
+            owners += [(*row.stage, -1)] if row.stage is not None else []
+            for ri, si, pi in owners:
+                rite = doc.rites[ri]
+                rites.add(search_key(rite.name))
+                if si < 0:
+                    continue
+                stage = rite.stages[si]
+                stages.add(search_key(stage.name or ""))
+                if texts:
+                    shown.append(search_key(stage.passages[pi].text if pi >= 0 else stage.heading))
+        return Place(frozenset(rites), frozenset(stages), tuple(dict.fromkeys(shown)))
+
+    chunk_of = {t.line: t.chunk for t in doc.translation}
+    for link in links:
+        for n in link.translation_lines:
+            places[n] = place(link.classical_lines, texts=True)
+    for n, chunk in chunk_of.items():
+        if (n not in places or not places[n].rites) and chunk < len(doc.chunks):
+            around = place(doc.chunks[chunk], texts=False)  # unpaired, or a heading's notes' words
+            here = places.get(n, Place())
+            places[n] = Place(around.rites, around.stages | here.stages, here.texts)
+    return places
+
+
+def align_document(doc: Document, *, threshold: float = CONFIDENT, corrections: Corrections | None = None) -> Document:
     """The document with translations, commentary translations and modern stage names attached.
 
     Only pairs whose confidence reaches ``threshold`` are used; everything else stays None.
+    ``corrections`` (a teacher's, :mod:`study.text.corrections`) of this file are applied to its
+    translation lines once they are paired, so the pairs are those of the text as written and
+    what each line renders — and the document's translation lines — read corrected.
     """
+    fixes = corrections.for_file(doc.file) if corrections is not None else ()
     if not doc.translation:
+        if fixes:  # every one of them matches nothing
+            apply_corrections(fixes, {}, {}, path=corrections.path if corrections else "")
         return doc
     alignment = _Alignment(doc)
     scorer = alignment.scorer
+    texts = alignment.texts
+    confident = [link for link in alignment.links if link.confidence >= threshold]
+    if fixes and corrections is not None:
+        texts = apply_corrections(fixes, texts, line_places(doc, confident, alignment.rows), path=corrections.path)
+        lines = tuple(replace(t, text=_with_prefix(t.text, texts[t.line])) for t in doc.translation)
+        doc = replace(doc, translation=lines)
 
     def similar(translation: str, classical: str) -> float:
         return scorer.similarity(scorer.probe(translation).bag, scorer.bag(search_key(classical)))
 
     found = Renderings(doc, owner_segments(doc), similar)
-    for link in alignment.links:
-        if link.confidence >= threshold:
-            text = "".join(alignment.texts[n] for n in link.translation_lines)
-            found.add(link.translation_lines[0], text, [alignment.rows[n] for n in link.classical_lines])
+    for link in confident:
+        text = "".join(texts[n] for n in link.translation_lines)
+        found.add(link.translation_lines[0], text, [alignment.rows[n] for n in link.classical_lines])
     return found.attach()
+
+
+def _with_prefix(line: str, text: str) -> str:
+    """A corrected line's text with the 「译」 its line opened with."""
+    return line[: len(line) - len(strip_prefix(line))] + text
