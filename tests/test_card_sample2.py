@@ -58,3 +58,12 @@ def test_the_readme_gives_the_second_sample_and_its_figure():
     at = readme.find("card_sample2.tsv")
     assert at >= 0, "README names card_sample2.tsv"
     assert header["figure"] in readme[at : at + 600], "README: the second sample's figure follows its name"
+
+
+def test_no_card_of_the_whole_book_shows_a_translation_a_teacher_corrected(fresh):
+    """The samples read 袒 as the right arm, 某御於子 as 我侍奉您, 獲者 as 射中靶心的人, 中 as the
+    middle, 膳篚 north of itself; decks/translations.yaml corrects the seed's translation, and no
+    card of the whole book shows those words any more."""
+    false = ("袒露右臂", "我侍奉您", "某侍奉您", "在膳篚的北面设置膳篚", "从中间前进", "中西位置", "射中靶心的人")
+    for key, (_, front, back) in fresh.items():
+        assert not [w for w in false if w in front + back], key
