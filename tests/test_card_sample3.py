@@ -3,8 +3,8 @@ of the whole-book package at commit bec5dbe, after the cloze hints, the empty gl
 reverse cards' sentences, drawn with a third seed (``scripts/card_sample_draw.py --seed 20261206``)
 and read front then back before either earlier sample's verdicts. The checks are the first
 sample's; a card an earlier draw holds too is read alike unless its fault was fixed between.
-Its 词→义 fault fixed since: a stage that spells the term apart (遭主國喪 on 遭喪's front), checked on
-the whole book."""
+Its 词→义 faults fixed since: a stage that spells the term apart (遭主國喪 on 遭喪's front), and a
+longer word asked alone for a sense special to the text (私事, 嘉薦): checked on the whole book."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import pytest
 
 from study.decks.markup import find_all, restates, spelt_apart
 from study.terms.senses import gloss_key
+from study.text.normalize import normalize
 from tests.conftest import ROOT
 from tests.test_card_sample import (
     FIXED,
@@ -83,6 +84,12 @@ def _context(front: str) -> str:
     return html.unescape(m.group(1))
 
 
+def _sentence(side: str) -> str | None:
+    """The sentence a side shows (``<div class="example">``), as text; None if it shows none."""
+    m = re.search(r'<div class="example">(.*?)</div>', side, re.S)
+    return html.unescape(re.sub(r"<[^>]+>", "", m.group(1))) if m else None
+
+
 def _glosses(back: str) -> list[str]:
     after = back.split('id="answer"')[-1]
     return [gloss_key(html.unescape(g)) for g in re.findall(r'<span class="gloss">([^<]*)</span>', after)]
@@ -122,3 +129,36 @@ def test_no_term_front_of_the_whole_book_shows_a_stage_that_restates_its_term_or
     contexts = {(_big(f), _context(f)) for f, _ in fronts}
     assert ("筮", "士冠禮 · 筮日") in contexts and ("納吉", "士昏禮 · 納吉") in contexts
     assert ("肄", "聘禮 · 第六節") in contexts and ("夕幣", "聘禮 · 第二節") in contexts
+
+
+def test_a_longer_word_found_asked_alone_for_a_special_sense_now_shows_its_sentence(built):
+    """私事 alone is private affairs, 嘉薦 fine offerings; 「習公事不習【私事】」 asks 私覿私面, 「剛鬛【嘉薦】普淖」
+    菹醢 — as a character's front shows its sentence (積 of 「素【積】」)."""
+    fixed = _fixed("a 词→义 front of a longer word shows its sentence too")
+    assert len(fixed) == 2
+    for r in fixed:
+        kind, front, back = built[(r["guid"], int(r["ord"]))]
+        term = _big(front)
+        assert kind == "词→义" and len(term) == 2 and term in r["front"], front
+        assert re.search(rf'<div class="example">[^<]*<b class="hl">{re.escape(term)}</b>', front), front
+        sentence = normalize(_sentence(front) or "")
+        assert not any(g in sentence for g in _glosses(back)), (front, back)
+
+
+def test_every_term_front_of_the_whole_book_shows_its_sentence_unless_the_sentence_holds_its_gloss(built):
+    """A character or a longer word alike: read on 30 cards of longer words, the sentence never gave
+    the sense away and often was what told it (大路 of 「陳乘黄【大路】于中庭」 a carriage, not the main
+    road; 柔毛 of 「敢用【柔毛】剛鬣」 羊); left on the back where it holds a gloss (the answer on the front)."""
+    longer = 0
+    for key, (kind, front, back) in built.items():
+        if kind != "词→义":
+            continue
+        glosses = [g for g in _glosses(back) if g]
+        shown = _sentence(front)
+        if shown is not None:
+            assert not any(g in normalize(shown) for g in glosses), (key, shown, glosses)
+            longer += len(_big(front)) > 1
+        else:
+            on_back = _sentence(back.split('id="answer"')[-1])
+            assert on_back is None or any(g in normalize(on_back) for g in glosses), (key, on_back, glosses)
+    assert longer >= 370

@@ -217,10 +217,13 @@ def _masked_sentence(sense: Sense, answers: Sequence[str], clues: Sequence[str])
     return "" if gives_away(answers, [sentence]) else sentence
 
 
-def _alone_says_little(t: Term, sense: Sense) -> bool:
-    """A character asked alone, whose 词→义 front shows its sentence (積 of 「素積」 is 辟, not 聚;
-    側 of 「公側襲」 獨) — unless the sentence holds a gloss of it (the answer on the front)."""
-    if len(t.normalized) != 1 or sense.example is None:
+def _alone_says_little(sense: Sense) -> bool:
+    """A term asked alone says little of the sense its card teaches: its 词→义 front shows its
+    sentence, the term marked — a character (積 of 「素積」 is 辟, not 聚; 側 of 「公側襲」 獨) and a
+    longer word alike (私事 of 「習公事不習【私事】」 is 私覿私面, not private affairs; 嘉薦 of
+    「剛鬛【嘉薦】普淖」 菹醢; 大路 of 「陳乘黄【大路】于中庭」 a carriage) — unless the sentence holds a
+    gloss of it (the answer on the front)."""
+    if sense.example is None:
         return False
     text = normalize(sense.example.text)
     return not any(gloss_key(g.gloss) and gloss_key(g.gloss) in text for g in sense.glosses)
@@ -272,7 +275,7 @@ def term_notes(selection: Selection, choice: TermChoice, places: Places, rt: Rit
 
 def _sense_notes(selection, choice, places, rt: RiteTerms, sense: Sense, senses, custom) -> list[NoteData]:
     t, c = choice.term, rt.choice
-    many = len(senses) > 1 or _alone_says_little(t, sense)  # the front shows the sentence
+    many = len(senses) > 1 or _alone_says_little(sense)  # the front shows the sentence
     glosses, plain = _gloss_items(sense.glosses, places)
     located = next((g for g in sense.glosses if g.line is not None or g.formula == "spec"), sense.glosses[0])
     fact = tuple(term_fact(choice.rite, t.term, sense.number).split(":")) + ((custom,) if custom else ())
