@@ -385,5 +385,5 @@ def test_every_shipped_deck_spec_still_selects_cards(sources):
     specs = sorted(DECKS.glob("*.yaml"))
     assert len(specs) > 20
     for path in specs:
-        if path.name != "glossary.yaml":
+        if path.name not in ("glossary.yaml", "translations.yaml"):  # no deck specs
             assert plan_deck(load_deckspec(path), sources), path.name
