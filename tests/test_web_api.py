@@ -5,6 +5,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from study.learn.agenda import day_start
 from tests.conftest import ROOT, Api, dispose, shown
 
 
@@ -110,8 +111,10 @@ def test_nothing_due_gives_null_and_the_next_due_time(database_url):
     body = api.next(kind="vocab").get_json()
     assert body["item"] is None  # one new item a day, and the first is not due yet
     card = app.extensions["study"].store.cards(1)[item["id"]]
-    tomorrow = (card.created_at + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
-    assert datetime.fromisoformat(body["next_due"]) == min(tomorrow, card.due)  # new items wait for tomorrow
+    # new items wait for the learner's next day, which begins at 4 a.m. in their zone (not at UTC midnight:
+    # the test failed when run in the minutes before that hour, with the card due just after it)
+    tomorrow = day_start(card.created_at) + timedelta(days=1)
+    assert datetime.fromisoformat(body["next_due"]) == min(tomorrow, card.due)
     dispose(app)
 
 
