@@ -3,7 +3,9 @@ of the whole-book package at commit a4515e4, after the third sample's faults wer
 fourth seed (``scripts/card_sample_draw.py --seed 20261208``) and read front then back before any
 earlier sample's verdicts. The checks are the first sample's; a card an earlier draw holds too is
 read alike unless its fault was fixed between. Its one fault fixed since: 問 = 小聘 (聘禮's opening
-note) asked of 「遂見宰【問】幾月之資」, where 問 is to ask (bb6c752, just after the draw)."""
+note) asked of 「遂見宰【問】幾月之資」, where 問 is to ask (bb6c752, just after the draw); four false
+modern translations of 鄉射禮 (三耦 as the third pair, 不鼔不釋, 獲者許諾 given the 司射, 中等), corrected in
+decks/translations.yaml."""
 
 from __future__ import annotations
 
@@ -86,3 +88,16 @@ def test_a_term_found_glossed_with_a_sense_its_sentence_lacks_no_longer_is_where
     wen = [(f, b) for k, f, b in built.values() if k == "词→义" and _big(f) == "問"]
     assert wen, "問 has cards still"
     assert not any("小聘" in g for _, b in wen for g in _glosses(b)), wen
+
+
+def test_no_card_of_the_whole_book_shows_the_translations_the_fourth_sample_read_false(built):
+    """三耦 as 第三组对手 / 第三对射手, 不鼔不釋 as 不击鼓不发射, 獲者許諾 as 司射许诺 / 司射答应, 中等 as 中间一级台阶
+    / 中等射手: decks/translations.yaml corrects the seed, the four rows say fixed, and no card of the whole
+    book shows those words."""
+    from tests.test_translation_corrections import FALSE4
+
+    fixed = [r for r in _read(SAMPLE4)[1] if f"{FIXED} decks/translations.yaml" in r["reason"]]
+    assert sorted(r["guid"] for r in fixed) == sorted(["I`E~F~(M`)", "kAQ3;51+ta", "KQ.`t/$h9v", "k+/30Z5pMc"])
+    for key, (_, front, back) in built.items():
+        assert not [w for w in FALSE4 if w in front + back], key
+    assert any("获者许诺" in back for _, _, back in built.values())  # the backs do show translations

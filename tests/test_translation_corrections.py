@@ -26,6 +26,10 @@ from tests.test_apkg_import import T0, import_apkg, run, visible
 DECKS = ROOT / "decks"
 CORRECTIONS = DECKS / TRANSLATIONS_FILE
 FALSE = ("袒露右臂", "我侍奉您", "某侍奉您", "在膳篚的北面设置膳篚", "从中间前进", "中西位置", "射中靶心的人")
+# the fourth card sample's: 三耦 as the third pair, 不鼓不釋 as no drum no shooting, 獲者許諾 given
+# the 司射, 中等 as a middle step (or a middle archer)
+FALSE4 = ("第三组对手", "第三对射手", "不击鼓不发射", "司射许诺", "司射答应", "中间一级台阶", "中等射手")
+FALSE += FALSE4
 # (the book's passage, its stage, words of its false translation, words of the corrected one)
 FIXED = [
     ("司射不釋弓矢遂以比三耦", "請射", "“我侍奉您。”", "“某人陪侍您射箭。”"),
@@ -40,6 +44,28 @@ FIXED = [
     ("司馬受爵奠于篚復位獲者執其薦", "獻獲者釋獲者", "射中靶心的人", "报靶的人"),
     ("設洗篚于阼階東南當東霤", "陳饌器", "在膳篚的北面设置膳篚", "在它（篚）的北面设置膳篚"),
 ]
+# the fourth card sample's four (tests/data/gold/card_sample4.tsv): (guid, ord) of its card, then as FIXED
+FIXED4 = [
+    ("I`E~F~(M`)", 0, "衆賔繼拾取矢皆如三耦以反位", "三請射", "如同第三组对手那样", "如同三对射手那样"),
+    (
+        "kAQ3;51+ta",
+        0,
+        "司射遂適階間堂下北面命曰不鼔不釋",
+        "三射用樂",
+        "“不击鼓不发射。”",
+        "“不合鼓节的，即使射中也不计算。”",
+    ),
+    ("KQ.`t/$h9v", 2, "司馬升命去侯獲者許諾司馬降釋弓反位", "三射用樂", "司射许诺", "获者许诺"),
+    (
+        "k+/30Z5pMc",
+        3,
+        "上射先升三等下射從之中等",
+        "初射",
+        "下射跟随登上中间一级台阶",
+        "下射跟随其后，与上射之间空开一级台阶",
+    ),
+]
+FIXED += [f[2:] for f in FIXED4]
 
 
 def _passages(path: Path, translations: Path | None = None):
@@ -178,6 +204,21 @@ def test_the_corrected_passage_card_shows_the_corrected_words_and_keeps_its_note
     assert "某人陪侍您射箭" in answer and "为三对射手配对" in answer and "我侍奉您" not in answer
 
 
+@pytest.mark.parametrize(("guid", "ord_", "text", "false", "right"), [(f[0], f[1], f[2], f[4], f[5]) for f in FIXED4])
+def test_the_fourth_samples_cards_show_the_corrected_words_in_anki(anki, guid, ord_, text, false, right):
+    """The four cards the fourth sample read false (two 经→译, two 填空 whose back gives the passage's
+    translation): the same note (guid) updated in place, its card rendering the corrected words."""
+    col, before, _, _ = anki
+    (nid,) = [nid for nid in col.find_notes("") if col.get_note(nid).guid == guid]
+    note = col.get_note(nid)
+    assert (nid in before) == (ord_ == 0)  # the 经→译 cards are passage notes, the clozes not
+    if nid in before:  # a passage note: its translation read the false words before the correction
+        assert text in visible(note["Passage"]) and false in before[nid] and right in note["Translation"]
+    (card,) = [c for c in note.cards() if c.ord == ord_]
+    answer = visible(card.answer())
+    assert right in answer and false not in answer
+
+
 def test_no_card_shows_a_false_rendering_any_more(anki):
     col = anki[0]
     for cid in col.find_cards(""):
@@ -188,18 +229,23 @@ def test_no_card_shows_a_false_rendering_any_more(anki):
 
 
 def test_the_sample_rows_marked_fixed_now_show_the_corrected_translation(anki):
-    """The card samples' rows read false for these translations, marked (fixed: decks/translations.yaml …)."""
+    """The card samples' rows read false for these translations, marked (fixed: decks/translations.yaml …):
+    7 of the first three, the fourth's 4."""
     from tests.test_card_sample import SAMPLE, _read
     from tests.test_card_sample2 import SAMPLE2
     from tests.test_card_sample3 import SAMPLE3
+    from tests.test_card_sample4 import SAMPLE4
 
     col = anki[0]
     cards = {(col.get_card(c).note().guid, col.get_card(c).ord): col.get_card(c) for c in col.find_cards("")}
     replaced = [c.replace for c in load_corrections(CORRECTIONS).entries]
     rows = [
-        r for sample in (SAMPLE, SAMPLE2, SAMPLE3) for r in _read(sample)[1] if "decks/translations.yaml" in r["reason"]
+        r
+        for sample in (SAMPLE, SAMPLE2, SAMPLE3, SAMPLE4)
+        for r in _read(sample)[1]
+        if "decks/translations.yaml" in r["reason"]
     ]
-    assert len(rows) == 7
+    assert len(rows) == 11
     for r in rows:  # a cloze's card that a later fix took away (a bare blank): the note's others
         card = cards.get((r["guid"], int(r["ord"]))) or next(c for (g, _), c in cards.items() if g == r["guid"])
         shown = visible(card.question() + card.answer())
