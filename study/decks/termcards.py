@@ -4,9 +4,13 @@
   sense's 词→义 card shows the sentence it is used in (the ``Sense`` field, the term marked), its
   back only that sense's glosses. Sense 0 keeps the term's fact id (``term:乡射礼:中``), sense k
   is ``term:乡射礼:中:k``.
-- The 义→词 card shows the sense's glosses with every right answer masked; where another term of
-  the rite shares a gloss (寻 and 仞 八尺), its back names every term the question accepts
-  (``Sense``: 亦可答：仞). Of two such cards that would look the same, only the first is made.
+- The 义→词 card shows the sense's glosses with every right answer masked, and under them the
+  sense's sentence, the term masked (a gloss alone fits other words: 年少者 is 少者 and 幼 as well
+  as 後生 of 「兄弟之～者舉觶于其長」) — unless it would spell the term out, holds a gloss
+  (:func:`_masked_sentence`) or there is none. The sentence is the term's: another term of the
+  rite glossed the same way (寻 and 仞 八尺) no longer fits; only a card with no sentence names on
+  its back every term the question accepts (``Sense``: 亦可答：仞). Of two such cards that would
+  look the same, only the first is made.
   A gloss that names two terms (祝接神佐食接尸) is no shared gloss: each term's card masks only
   its own headword, the other stays shown, and each card has one answer.
 - No 义→词 card is made whose clue holds an answer, spells it out with other characters
@@ -35,7 +39,7 @@ from .notedata import KIND_TAGS, NoteData, custom_deck, rite_deck, stage_label, 
 from .selection import RiteChoice, Selection, TermChoice
 from .sequences import numeral, term_fact
 from .sources import Places
-from .termsenses import Sense, term_senses
+from .termsenses import Sense, first_use, term_senses
 from .termsenses import _sentences as rite_sentences
 
 CATEGORY_LABELS = {
@@ -49,7 +53,6 @@ CATEGORY_LABELS = {
     "other": "其他",
 }
 MAX_GLOSSES = 5
-SHORT_CLUE = 2  # a 义→词 clue this short (起, 陳設, 禮器) is shown with its sentence, the answer masked
 _NOTE = re.compile(r"（[^）]*）")  # a reference work's note of its entry: 《说文解字》（阼字条）
 RANK = 0  # terms come first among a stage's notes
 
@@ -207,14 +210,36 @@ def _marked(sense: Sense, t: Term) -> str:
     return wrap(sense.example.text, spans, '<b class="hl">', "</b>")
 
 
-def _masked_sentence(sense: Sense, answers: Sequence[str], clues: Sequence[str]) -> str:
-    """The example with every answer masked, for a 义→词 front whose clues are all short: 起 alone
-    asks 作 or 興 or 起; 「三獻～止爵尸卒爵酢」 asks 作. Empty for a longer clue, no example, or a
-    sentence that would spell an answer out all the same (「天子～曰…所賜伯父舍」 holds 賜舍)."""
-    if sense.example is None or any(len(gloss_key(c)) > SHORT_CLUE for c in clues):
+def _masked_sentence(sense: Sense, term: str) -> str:
+    """The sentence a 义→词 front shows under its clues, the term asked masked — whatever the clues:
+    起 alone asks 作, 興 or 起, 「三獻～止爵尸卒爵酢」 作; 承酒尊之器其形似箱者 fits 棜 and 禁 alike,
+    「…一散壺～饌于東序…」 棜禁; 賛其授受之禮 says nothing of 幣 (相, 贊, 擯 fit), 「擯者進～賓降辭幣…」
+    相幣; 年少者 fits 少者 and 幼, 「兄弟之～者舉觶于其長…」 後生. A term sharing its gloss stays shown,
+    so that every mask stands for the one answer: 「杠長三～以鴻脰韜上二尋」 asks 仞 (八尺), where
+    「…三～…二～」 hid 尋 too; 「司馬～羊司士擊豕」 刲 (殺). Empty where the sense has no sentence,
+    where it would spell the term out all the same (:func:`gives_away`: 「天子～曰…所賜伯父舍」 holds
+    賜舍), where it is the term alone (喪服's 「姑之子」, 「庶婦」: 「～」), or where it holds a gloss of
+    two characters or more (the definition the clue was read from: it asks the clue again); a
+    one-character gloss in it is that word beside the answer (車 of 「～先設西上～下四亞…在車南」 on
+    路's card), which only says the answer is another word."""
+    if sense.example is None:
         return ""
-    sentence = mask(sense.example.text, answers)
-    return "" if gives_away(answers, [sentence]) else sentence
+    text = normalize(sense.example.text)
+    if any(len(k := gloss_key(g.gloss)) > 1 and k in text for g in sense.glosses):
+        return ""
+    sentence = mask(sense.example.text, [term])
+    return "" if not re.sub(r"\W", "", sentence) or gives_away([term], [sentence]) else sentence
+
+
+def _asked_sense(sense: Sense, t: Term, rt: RiteTerms) -> Sense:
+    """The sense as its 义→词 card shows it: a sense with no glossed use (its gloss stands where the
+    text does not use the term) with the rite's first sentence using the term, where there is one —
+    儐尸 = 繹祭 (Cai at the heading 右新儐尸之禮) 「若不～則祝侑亦如之」, where 繹祭 alone asks 繹; the
+    term has that one sense in the rite, so the sentence uses it so."""
+    if sense.example is not None:
+        return sense
+    found = first_use(t, rt.choice.rite, rt.choice.document.file, rt.sentences, sense.glosses)
+    return sense if found is None else replace(sense, example=found[0], at=found[1], marks=(found[1],))
 
 
 def _alone_says_little(sense: Sense) -> bool:
@@ -310,14 +335,15 @@ def _sense_notes(selection, choice, places, rt: RiteTerms, sense: Sense, senses,
         return out  # a clue that holds an answer, or spells it out (衣衮而冠冕 → 衮冕), asks nothing
     if not custom and not rt.host(t, sense, places):
         return out  # another term's card asks the same and accepts this one
-    sentence = _masked_sentence(sense, answers, clue_text)
+    asked = _asked_sense(sense, t, rt)
+    sentence = _masked_sentence(asked, t.term)
     # the sentence on the front is this term's: a term sharing the gloss (祖 for 俶 始) no longer fits
     also = [] if sentence else [a for a in answers if normalize(a) != t.normalized]
     accepted = [a for a in answers if normalize(a) == t.normalized or a in also]
     reverse = {
         "Clue": items(clues, "glosses") + (f'<div class="example">{esc(sentence)}</div>' if sentence else ""),
         "Sense": esc("亦可答：" + "、".join(also)) if also else "",
-        "Example": _marked(sense, t),
+        "Example": _marked(asked, t),
         "Context": esc(leave_out(context(choice.rite, stage), answers, stage_number(c, sense.stage)) + variant),
     }
     out.append(

@@ -221,6 +221,22 @@ def _example(
     return k, at, *snippet(sentences[k].text, at, len(t.normalized))
 
 
+def first_use(
+    t: Term, rite: Rite, file: str, sentences: Sequence[_Sentence], glosses: Sequence[Gloss]
+) -> tuple[Example, int] | None:
+    """The rite's first sentence using ``t`` as a word of its own, cut as a sense's example is
+    (:func:`_example`, clear of ``glosses``), and where the term stands in it — for a sense with no
+    glossed use, whose gloss stands where the text does not use the term (儐尸 = 繹祭 at the heading
+    右新儐尸之禮; the classic writes 儐尸 once, in 不儐尸's 「若不儐尸則祝侑亦如之」). None if the
+    rite's text never uses it so (特牲, 少牢: only their rites' names)."""
+    candidates = [(k, at) for k, s in enumerate(sentences) for at in occurrences(s.key, t.normalized)]
+    if not candidates:
+        return None
+    k, _, text, at = _example(t, sentences, candidates, glosses)
+    s = sentences[k]
+    return Example(text, file, s.line, rite.name, s.stage.id), at
+
+
 def rite_senses(rite: Rite, file: str, terms: Sequence[Term]) -> dict[str, tuple[Sense, ...]]:
     """The senses of each of ``terms`` in ``rite``, by normalised term."""
     sentences = _sentences(rite)
