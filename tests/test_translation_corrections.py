@@ -66,6 +66,83 @@ FIXED4 = [
     ),
 ]
 FIXED += [f[2:] for f in FIXED4]
+# the full reading of every passage the translation is attached to (卷四, 卷五): what the classic and
+# its commentary do not say — a wrong person, act, direction, number or thing, or a clause left out
+FALSE5 = (
+    "告知无病",  # 告㫖: the wine's fine taste
+    "东阶东南面向南",  # 阼階之東，南面 (and the same misreading of X之東/西，Y面 below)
+    "西阶的东北方向",
+    "司射的西北方",
+    "主人的西北面",
+    "席位东南面",
+    "主人行觯礼",  # 舉觶者, not the 主人
+    "荐席的西侧",  # 薦 is the 脯醢
+    "跟随大夫前来的随从",  # 遵者: the 大夫 themselves
+    "随从进入",
+    "随从的席位",
+    "内侧圆孔",  # 内弦
+    "左手扶瑟",  # 左瑟: the 瑟 put on his left
+    "向西阶上吹笙的人",  # the 笙 stand below
+    "侧面走下堂",  # 側: alone
+    "请求向宾客射箭",  # 請射于賔，賔許: said to the 主人
+    "箭头向北",  # 北括: the notches north
+    "解开捆扎箭靶的绳子",  # 張侯 left out
+    "右手拿着箭",  # 右執弦
+    "所设靶器",  # 中: the counters' vessel
+    "皮制扳指",  # 不決遂
+    "以左方为尊",  # 相左
+    "成束的箭",  # 乗矢: four arrows
+    "两束箭",
+    "第二对射手",  # 二耦: the other two pairs
+    "左边箭靶",  # 左物: the shooting place
+    "东边靠着",  # 東肆
+    "楅北面的括处",  # 北括
+    "退手",  # 卻手: palm up
+    "拿着〇",  # 執弦
+    "西边的司仪",  # 有司
+    "撤去箭靶",  # 去侯: the 獲者 leaves the target
+    "“中”的西南角",  # 南末
+    "台阶走下，在台阶下作揖",  # 皆由其階 going up
+    "自己的物品",  # 物
+    "手握处在上面",  # 上握
+    "乘持箭",  # 乗矢: counted by fours
+    "乘坐车辆",  # 乗之
+    "缩在纯的下面",  # 縮: lengthwise
+    "左右双方各拿",  # the 釋獲者 holds them
+    "中间的容器",  # 中
+    "面朝北坐着将觯",  # 南面
+    "指定上射",  # 作: to call on
+    "司射所做的事",
+    "向左右报告",  # he tells the 賔
+    "面向镞",  # 兼諸弦 left out
+    "替司正",  # 反為司正
+    "西阶以东降下",  # 降自西階，以東
+    "由长者接受并放置",  # 錯: 交錯
+    "右边是无算乐",  # 無算樂 is no heading
+    "然后休息",  # 息司正: the 司正 is feasted
+    "迅速迎接",  # 速: to invite
+    "不劝酒",  # 崇酒
+    "不参与征召",  # 賔不與
+)
+FALSE += FALSE5
+FIXED5 = [
+    ("主人坐取爵于上篚以降賔降", "主人獻賔", "拜谢告知无病", "拜谢告知酒美"),
+    (
+        "揖讓升賔厭衆賔升衆賔皆升就席一人洗舉觶于賔",
+        "一人舉觶於賔",
+        "宾客回拜。主人走下台阶",
+        "宾客回拜。举觯者走下台阶",
+    ),
+    ("大夫若有遵者則入門左", "遵入", "跟随大夫前来的随从", "身为大夫的遵者"),
+    ("司射猶挾乗矢以命三耦", "誘射", "右手拿着箭授予弓", "右手拿着弓弦授予弓"),
+    ("弟子取矢北面坐委于楅北括", "取矢", "把箭放在楅北面的括处", "把箭放在楅上，箭尾（括）朝北"),
+    ("司馬袒決執弓升命取矢如初", "取矢視算", "司马乘持箭跟最初一样", "司马以四支为一组清点箭，跟最初一样"),
+    ("司馬升命取矢獲者許諾司馬降釋弓反位弟子委矢司馬乗之", "取矢視算", "司马乘坐车辆", "司马以四支为一组清点箭"),
+    ("司射作射如初一耦揖升如初司馬命去侯", "再射釋獲", "司马命令撤去箭靶", "司马命令获者离开箭靶"),
+    ("司馬反為司正退復觶南而立", "射事畢", "司马返回，替司正退下", "司马又恢复为司正，退下"),
+    ("主人釋服乃息司正", "息司正", "然后休息。司正没有介", "然后慰劳司正。没有介"),
+]
+FIXED += FIXED5
 
 
 def _passages(path: Path, translations: Path | None = None):
@@ -119,6 +196,18 @@ def test_every_false_rendering_is_gone_from_the_seed_and_the_book():
 def test_a_stage_name_reads_corrected():
     rite = load_document(TEXTS / "KR1d0044_004.txt").rite("鄉射禮")
     assert rite is not None and rite.stage("獻獲者釋獲者").modern_name == "向报靶的人、记获者献酒"
+    assert rite.stage("遵入").modern_name == "遵者进入"  # 遵者, the 大夫 who come: no retinue
+
+
+def test_no_note_of_the_whole_book_shows_a_false_rendering(sources):
+    """Every note of ``decks/all.yaml`` (every rite of the book, the attached translations among
+    them): none shows a false rendering, the full reading's as the samples'."""
+    notes = plan_deck(load_deckspec(DECKS / "all.yaml"), sources)
+    assert len(notes) > 3000
+    for note in notes:
+        shown = "".join(value for _, value in note.fields)
+        for words in FALSE:
+            assert words not in shown, (note_guid(note), words)
 
 
 def test_study_inspect_json_shows_the_corrected_translation(bare):
@@ -202,6 +291,29 @@ def test_the_corrected_passage_card_shows_the_corrected_words_and_keeps_its_note
     (card,) = note.cards()
     answer = visible(card.answer())
     assert "某人陪侍您射箭" in answer and "为三对射手配对" in answer and "我侍奉您" not in answer
+
+
+# passage notes (经→译) the full reading corrected: words of the classic, the false words, the right ones
+FIXED5_ANKI = [
+    ("司馬反為司正", "替司正", "司马又恢复为司正"),
+    ("大夫若有遵者", "跟随大夫前来的随从", "身为大夫的遵者"),
+    ("弟子取矢北面坐委于楅北括", "楅北面的括处", "箭尾（括）朝北"),
+    ("勝者之弟子洗觶", "面朝北坐着", "面朝南坐着"),
+]
+
+
+@pytest.mark.parametrize(("text", "false", "right"), FIXED5_ANKI, ids=[f[0] for f in FIXED5_ANKI])
+def test_the_full_readings_passage_cards_show_the_corrected_words_in_anki(anki, text, false, right):
+    """A 经→译 card the full reading corrected: the same note updated in place, its translation and
+    its rendered back the corrected words."""
+    col, before, _, _ = anki
+    (nid,) = [nid for nid in before if visible(col.get_note(nid)["Passage"]).startswith(text)]
+    assert false in before[nid]
+    note = col.get_note(nid)
+    assert right in note["Translation"] and false not in note["Translation"]
+    (card,) = note.cards()
+    answer = visible(card.answer())
+    assert right in answer and false not in answer
 
 
 @pytest.mark.parametrize(("guid", "ord_", "text", "false", "right"), [(f[0], f[1], f[2], f[4], f[5]) for f in FIXED4])
