@@ -230,7 +230,8 @@ def test_the_readme_example_spec_builds(tmp_path, sources):
     readme = (ROOT / "README.md").read_text("utf-8")
     section = readme[readme.index("### Deck specs") :]
     example = section[section.index("```yaml\n") + 8 : section.index("```\n", section.index("```yaml\n") + 8)]
-    (tmp_path / "glossary.yaml").write_bytes((ROOT / "decks" / "glossary.yaml").read_bytes())
+    for name in ("glossary.yaml", "translations.yaml"):  # the files the example names, beside it
+        (tmp_path / name).write_bytes((ROOT / "decks" / name).read_bytes())
     spec = spec_of(example, tmp_path)
     notes = plan_deck(spec, sources)
     assert {n.kind for n in notes} == set(KINDS)

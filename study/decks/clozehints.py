@@ -152,16 +152,28 @@ def book_glosses(texts: Path | None = None, glossary: Path | None = None) -> Map
     it in any text of ``texts`` (default: the project's), each read alone as its rite's deck reads it,
     with the curated ``glossary`` (default: the project's). The same for every deck and the web
     quiz, whichever texts they hold: 筵 = 席 is taught in 鄉飲酒禮 and tells 蒲筵's hint in 士冠禮."""
-    from ..build import default_glossary_path, load_document  # study.build reads the decks' modules
-    from ..paths import corpus_files, texts_dir
-    from ..terms.curated import load_curated
+    # read as study.build.load_document reads a text (which the decks may not import: study.build
+    # reads them), without the translations, which teach no gloss
+    from ..paths import corpus_files, decks_dir, texts_dir
+    from ..terms.curated import CURATED_FILE, load_curated
     from ..terms.glossary import build_terms
+    from ..text.formats import read_text
+    from ..text.manifest import find_manifest
 
-    path = glossary or default_glossary_path()
+    path = glossary or decks_dir() / CURATED_FILE
     curated = load_curated(path) if path.is_file() else None
     out: dict[str, set[str]] = defaultdict(set)
     for text in corpus_files(texts or texts_dir()):
-        for t in build_terms([load_document(text)], curated):
+        manifest = find_manifest(text)
+        entry = manifest.entry(text.name)
+        doc = read_text(
+            text.read_bytes(),
+            text.name,
+            first_rite=entry.first_rite if entry else None,
+            book=manifest.book,
+            rites=entry.rites if entry else (),
+        )
+        for t in build_terms([doc], curated):
             out[t.normalized].update(gloss_key(g.gloss) for g in t.glosses)
     return {k: frozenset(v) for k, v in out.items()}
 
