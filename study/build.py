@@ -26,7 +26,7 @@ from .terms.glossary import build_terms
 from .text.align import align_document
 from .text.attach import attach_translations
 from .text.corrections import TRANSLATIONS_FILE, Corrections, load_corrections
-from .text.formats import read_text
+from .text.formats import read_listed
 from .text.kanripo_lines import is_mandoku
 from .text.manifest import MANIFEST, Manifest, find_manifest
 
@@ -95,14 +95,7 @@ def _load(path: Path, manifest: Manifest, translations: Path | None = None) -> D
         data = path.read_bytes()
     except OSError as e:
         raise CorpusFormatError(f"cannot read: {e.strerror}", path=str(path), line=None) from None
-    doc = read_text(
-        data,
-        path.name,
-        first_rite=entry.first_rite if entry else None,
-        book=manifest.book,
-        rites=entry.rites if entry else (),
-    )
-    doc = align_document(doc, corrections=corrections)
+    doc = align_document(read_listed(data, path.name, manifest), corrections=corrections)
     role = entry.role if entry is not None else None
     if role in ("translation", "excerpt") or (role is None and not is_kanripo(data)):
         doc = replace(doc, excerpt=True)  # a part of its rites: never presented as a whole rite

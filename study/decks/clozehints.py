@@ -157,22 +157,14 @@ def book_glosses(texts: Path | None = None, glossary: Path | None = None) -> Map
     from ..paths import corpus_files, decks_dir, texts_dir
     from ..terms.curated import CURATED_FILE, load_curated
     from ..terms.glossary import build_terms
-    from ..text.formats import read_text
+    from ..text.formats import read_listed
     from ..text.manifest import find_manifest
 
     path = glossary or decks_dir() / CURATED_FILE
     curated = load_curated(path) if path.is_file() else None
     out: dict[str, set[str]] = defaultdict(set)
     for text in corpus_files(texts or texts_dir()):
-        manifest = find_manifest(text)
-        entry = manifest.entry(text.name)
-        doc = read_text(
-            text.read_bytes(),
-            text.name,
-            first_rite=entry.first_rite if entry else None,
-            book=manifest.book,
-            rites=entry.rites if entry else (),
-        )
+        doc = read_listed(text.read_bytes(), text.name, find_manifest(text))
         for t in build_terms([doc], curated):
             out[t.normalized].update(gloss_key(g.gloss) for g in t.glosses)
     return {k: frozenset(v) for k, v in out.items()}

@@ -32,7 +32,7 @@ from pathlib import Path
 from ..atomic import atomic_write
 from ..model import Document, Gloss
 from ..paths import texts_dir
-from ..text.formats import read_text
+from ..text.formats import read_listed
 from ..text.kanripo_lines import is_mandoku
 from ..text.manifest import find_manifest
 from ..text.normalize import normalize
@@ -149,14 +149,7 @@ def _read_book(read: Reader, folder: Path, stamp: Stamp) -> frozenset[Pair]:
             data = (folder / name).read_bytes()
             if not is_mandoku(data[:4096].decode("utf-8", "ignore")):
                 continue  # a seed or a translation: not the book
-            entry = manifest.entry(name)
-            doc = read_text(
-                data,
-                name,
-                first_rite=entry.first_rite if entry else None,
-                book=manifest.book,
-                rites=entry.rites if entry else (),
-            )
+            doc = read_listed(data, name, manifest)
             # Not a tail read past a definiens that ran on into it (study/terms/plainmid.py, run-on): a
             # clause-end reading itself, as evidence it would read its own place again as tail-attested.
             out.update(pair_key(g.context, g.gloss) for g in read(doc) if g.taught and ":run-on" not in g.rule)

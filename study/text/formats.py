@@ -9,6 +9,7 @@ from ..model import Document
 from .corpus import decode, parse_corpus
 from .kanripo import parse_kanripo
 from .kanripo_lines import is_mandoku
+from .manifest import Manifest
 
 KANRIPO = "kanripo"
 PLAIN = "plain"
@@ -47,3 +48,15 @@ def read_text(
     if text_format(text, path) == KANRIPO:
         return parse_kanripo(text, path, first_rite=first_rite)
     return parse_corpus(text, path, first_rite=first_rite, book=book, rites=rites)
+
+
+def read_listed(data: bytes, name: str, manifest: Manifest) -> Document:
+    """Parse a text as its folder's manifest lists it: the rite it opens in, its rites, the book."""
+    entry = manifest.entry(name)
+    return read_text(
+        data,
+        name,
+        first_rite=entry.first_rite if entry else None,
+        book=manifest.book,
+        rites=entry.rites if entry else (),
+    )
